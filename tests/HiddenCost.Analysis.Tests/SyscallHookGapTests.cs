@@ -11,7 +11,7 @@ public sealed class SyscallHookGapTests
 
     private static SyscallHookTracker Tracker(long? intervalNs = Ms)
     {
-        var t = new SyscallHookTracker(_ => null);
+        var t = new SyscallHookTracker(_ => null, (_, _) => null);
         if (intervalNs is { } i) t.SampleInterval(0, i);
         return t;
     }

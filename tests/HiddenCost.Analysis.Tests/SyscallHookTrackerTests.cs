@@ -23,16 +23,22 @@ public sealed class SyscallHookTrackerTests
         _ => null,
     };
 
+    /// <summary>What the trace's thread and process events say: victim's and quiet's threads; others unknown.</summary>
+    private static ProcessRef? ProcessOf(int threadId, long t) => threadId switch
+    {
+        VictimThread => Victim,
+        QuietThread => Quiet,
+        _ => null,
+    };
+
     private static SyscallHookTracker NewTracker(Func<string, ulong, string?>? symbols = null)
     {
-        var t = new SyscallHookTracker(Catalogue, symbols);
+        var t = new SyscallHookTracker(Catalogue, ProcessOf, symbols);
         t.KernelImage(0, NtBase, 0x100_0000, @"\SystemRoot\system32\ntoskrnl.exe");
         t.KernelImage(0, EdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\tedrdrv.sys");
         t.KernelImage(0, FltBase, 0x10_0000, @"\SystemRoot\System32\drivers\FLTMGR.SYS");
         t.KernelImage(0, OtherEdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\CSAgent.sys");
         t.KernelImage(0, GpuBase, 0x10_0000, @"\SystemRoot\System32\drivers\acmegpu.sys");
-        t.ThreadStarted(VictimThread, Victim);
-        t.ThreadStarted(QuietThread, Quiet);
         return t;
     }
 
@@ -259,10 +265,9 @@ public sealed class SyscallHookTrackerTests
     [TestMethod]
     public void Stacks_of_a_32_bit_kernel_resolve_modules_and_name_syscalls()
     {
-        var t = new SyscallHookTracker(Catalogue);
+        var t = new SyscallHookTracker(Catalogue, ProcessOf);
         t.KernelImage(0, 0x8280_0000, 0x41_0000, @"\SystemRoot\system32\ntkrnlpa.exe");
         t.KernelImage(0, 0x8C40_0000, 0x2_0000, @"\SystemRoot\system32\DRIVERS\tedrdrv.sys");
-        t.ThreadStarted(VictimThread, Victim);
         t.SampleInterval(0, 1 * Ms);
         t.ContextSwitch(0, 0, 0, VictimThread);
         t.SyscallEnter(1 * Ms, 0, 0x8284_1234);
@@ -303,7 +308,7 @@ public sealed class SyscallHookTrackerTests
     [TestMethod]
     public void Syscall_address_outside_every_module_is_never_a_bare_address()
     {
-        var t = new SyscallHookTracker(Catalogue);
+        var t = new SyscallHookTracker(Catalogue, ProcessOf);
         t.ContextSwitch(0, 0, 0, VictimThread);
         t.SyscallEnter(1 * Ms, 0, 0xFFFF_F800_DEAD_0000);
         var (table, _) = t.Build(0, 2 * Ms);
@@ -428,5 +433,57 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(4 * Ms, 0);
         var (table, _) = t.Build(0, 5 * Ms);
         Assert.IsNull(table.Cell(0, "Culprit Module"));
+    }
+
+    [TestMethod]
+    public void Reused_thread_id_is_placed_in_the_process_it_belonged_to_at_the_time()
+    {
+        var later = new ProcessRef(300, 50 * Ms, "later.exe");
+        var t = new SyscallHookTracker(Catalogue, (tid, time) => tid == 7 ? (time < 40 * Ms ? Victim : later) : null);
+        t.KernelImage(0, NtBase, 0x100_0000, @"\SystemRoot\system32\ntoskrnl.exe");
+        t.ContextSwitch(0, 0, 0, 7);
+        t.SyscallEnter(10 * Ms, 0, NtClose);
+        t.SyscallExit(11 * Ms, 0);
+        t.ThreadEnded(20 * Ms, 7);
+        t.ContextSwitch(60 * Ms, 0, 0, 7);
+        t.SyscallEnter(60 * Ms, 0, NtClose);
+        t.SyscallExit(62 * Ms, 0);
+        var (table, _) = t.Build(0, 100 * Ms);
+        Assert.AreEqual(2, table.Rows.Count);
+        var byProcess = Enumerable.Range(0, table.Rows.Count).ToDictionary(r => (string)table.Cell(r, "Process")!, r => (double)table.Cell(r, "Total Syscall Time (ms)")!);
+        Assert.AreEqual(1.0, byProcess["victim.exe"], 1e-12);
+        Assert.AreEqual(2.0, byProcess["later.exe"], 1e-12);
+    }
+
+    [TestMethod]
+    public void Thread_the_trace_never_places_is_counted_under_Unknown()
+    {
+        var t = NewTracker();
+        t.ContextSwitch(0, 0, 0, 31337);
+        t.SyscallEnter(1 * Ms, 0, NtClose);
+        t.SyscallExit(2 * Ms, 0);
+        var (table, _) = t.Build(0, 3 * Ms);
+        Assert.AreEqual("Unknown", table.Cell(0, "Process"));
+        Assert.IsNull(table.Cell(0, "PID"));
+        Assert.AreEqual(1.0, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
+    public void Threads_of_one_process_merge_into_one_row()
+    {
+        var t = new SyscallHookTracker(Catalogue, (tid, _) => tid is 1 or 2 ? Victim : null);
+        t.KernelImage(0, NtBase, 0x100_0000, @"\SystemRoot\system32\ntoskrnl.exe");
+        t.ContextSwitch(0, 0, 0, 1);
+        t.ContextSwitch(0, 1, 0, 2);
+        t.SyscallEnter(1 * Ms, 0, NtClose);
+        t.SyscallEnter(1 * Ms, 1, NtClose);
+        t.SyscallExit(2 * Ms, 0);
+        t.SyscallExit(4 * Ms, 1);
+        var (table, _) = t.Build(0, 5 * Ms);
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(2L, table.Cell(0, "Syscalls"));
+        Assert.AreEqual(2000.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-9);
+        Assert.AreEqual(1 * Ms, table.Cell(0, "First"));
+        Assert.AreEqual(4 * Ms, table.Cell(0, "Last"));
     }
 }

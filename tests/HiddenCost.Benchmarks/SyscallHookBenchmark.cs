@@ -43,16 +43,13 @@ public static class SyscallHookBenchmark
 
     private static (long Rows, long PeakHeap) Pass(long events)
     {
-        var tracker = new SyscallHookTracker(m => m == "tedrdrv.sys" ? new CulpritIdentity("Palo Alto Networks", "Cortex XDR", "EDR") : null);
+        var processes = Enumerable.Range(0, Processes).Select(p => new ProcessRef(1000 + p, 0, $"victim{p}.exe")).ToArray();
+        var tracker = new SyscallHookTracker(m => m == "tedrdrv.sys" ? new CulpritIdentity("Palo Alto Networks", "Cortex XDR", "EDR") : null,
+            (tid, _) => processes[(tid - 10_000) / ThreadsPerProcess]);
         tracker.KernelImage(0, NtBase, 0x100_0000, @"\SystemRoot\system32\ntoskrnl.exe");
         tracker.KernelImage(0, EdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\tedrdrv.sys");
         tracker.SampleInterval(0, SampleEveryNs);
         int threads = Processes * ThreadsPerProcess;
-        for (int p = 0; p < Processes; p++)
-        {
-            var process = new ProcessRef(1000 + p, 0, $"victim{p}.exe");
-            for (int k = 0; k < ThreadsPerProcess; k++) tracker.ThreadStarted(10_000 + p * ThreadsPerProcess + k, process);
-        }
         var running = new int[Processors];
         var nextSample = new long[Processors];
         var now = new long[Processors];

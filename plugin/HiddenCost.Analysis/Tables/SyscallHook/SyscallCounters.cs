@@ -20,9 +20,16 @@ internal struct SampleTally
     }
 
     public readonly long Nanoseconds(SampleIntervals intervals) => KnownNs + UnweighedCount * intervals.ForUnnamed;
+
+    public void Add(in SampleTally other)
+    {
+        Count += other.Count;
+        KnownNs += other.KnownNs;
+        UnweighedCount += other.UnweighedCount;
+    }
 }
 
-/// <summary>One process's calls of one system service routine, and the samples taken inside them.</summary>
+/// <summary>One thread's (or, merged, one process's) calls of one system service routine, and the samples taken inside them.</summary>
 internal sealed class SyscallStats(ulong address)
 {
     public ulong Address { get; } = address;
@@ -41,31 +48,70 @@ internal sealed class SyscallStats(ulong address)
 
     public void AddModuleSample(int module, long weightNs)
     {
+        var one = default(SampleTally);
+        one.Add(weightNs);
+        AddModule(module, one);
+    }
+
+    /// <summary>Adds another thread's calls of the same routine (threads merge into their process at the end).</summary>
+    public void Merge(SyscallStats other)
+    {
+        Calls += other.Calls;
+        Returned += other.Returned;
+        TotalNs += other.TotalNs;
+        if (other.Calls > 0 || other.Returned > 0)
+        {
+            Seen(other.FirstNs);
+            Seen(other.LastNs);
+        }
+        Samples.Add(other.Samples);
+        if (other.Modules is null) return;
+        foreach (var (module, tally) in other.Modules) AddModule(module, tally);
+    }
+
+    private void AddModule(int module, in SampleTally tally)
+    {
         Modules ??= new List<(int, SampleTally)>(2);
         for (int i = 0; i < Modules.Count; i++)
         {
             if (Modules[i].Module != module) continue;
             var entry = Modules[i];
-            entry.Tally.Add(weightNs);
+            entry.Tally.Add(tally);
             Modules[i] = entry;
             return;
         }
-        var tally = default(SampleTally);
-        tally.Add(weightNs);
         Modules.Add((module, tally));
     }
 }
 
-/// <summary>A process's syscalls by service routine address.</summary>
-internal sealed class ProcessSyscalls(ProcessRef process)
+/// <summary>The syscalls of one thread instance (or of the processors whose thread is unknown), by service routine address.</summary>
+internal sealed class ThreadSyscalls(int threadId)
 {
-    public ProcessRef Process { get; } = process;
+    public int ThreadId { get; } = threadId;
+    public long FirstNs = long.MaxValue;
     public readonly Dictionary<ulong, SyscallStats> ByAddress = new();
+    public readonly OpenSyscalls Open = new();
 
     public SyscallStats Get(ulong address)
     {
         if (!ByAddress.TryGetValue(address, out var stats)) ByAddress[address] = stats = new SyscallStats(address);
         return stats;
+    }
+}
+
+/// <summary>A process's syscalls by service routine address, merged from its threads.</summary>
+internal sealed class ProcessSyscalls(ProcessRef process)
+{
+    public ProcessRef Process { get; } = process;
+    public readonly Dictionary<ulong, SyscallStats> ByAddress = new();
+
+    public void Merge(ThreadSyscalls thread)
+    {
+        foreach (var (address, stats) in thread.ByAddress)
+        {
+            if (!ByAddress.TryGetValue(address, out var merged)) ByAddress[address] = merged = new SyscallStats(address);
+            merged.Merge(stats);
+        }
     }
 }
 

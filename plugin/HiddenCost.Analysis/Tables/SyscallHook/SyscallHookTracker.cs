@@ -16,13 +16,14 @@ public sealed class SyscallHookTracker
     public const string RecordWith = "wpr -start MultiProfile.wprp!SysCall";
 
     private readonly Func<string, CulpritIdentity?> _catalogue;
+    private readonly Func<int, long, ProcessRef?> _processOfThread;
     private readonly Func<string, ulong, string?>? _symbols;
     private readonly KernelModuleMap _modules = new();
     private readonly SampleIntervals _intervals = new();
     private readonly ProfilingGapDetector _gaps = new();
-    private readonly Dictionary<int, ThreadState> _threads = new();
-    private readonly Dictionary<ProcessRef, ProcessSyscalls> _processes = new();
-    private readonly ProcessSyscalls _unknown;
+    private readonly Dictionary<int, ThreadSyscalls> _threads = new();
+    private readonly List<ThreadSyscalls> _endedThreads = new();
+    private readonly ThreadSyscalls _unknownThread = new(-1);
     private readonly List<PendingSample> _samples = new();
     private CpuState[] _cpus = Array.Empty<CpuState>();
 
@@ -30,13 +31,17 @@ public sealed class SyscallHookTracker
     private long _samplesInSyscalls, _samplesWithStack;
 
     /// <param name="catalogue">Module file name → vendor, product, category, or null when the catalogue does not know it.</param>
+    /// <param name="processOfThread">
+    /// Thread id and a time in its life → its process, or null when the trace does not say. Asked when the tables
+    /// are built, so rundowns at the end of the trace (WPR's memory mode logs them only there) count.
+    /// </param>
     /// <param name="symbols">Module file name and RVA → symbol name, or null; omit when no symbols are available.</param>
-    public SyscallHookTracker(Func<string, CulpritIdentity?> catalogue, Func<string, ulong, string?>? symbols = null)
+    public SyscallHookTracker(Func<string, CulpritIdentity?> catalogue, Func<int, long, ProcessRef?> processOfThread,
+        Func<string, ulong, string?>? symbols = null)
     {
         _catalogue = catalogue;
+        _processOfThread = processOfThread;
         _symbols = symbols;
-        _unknown = new ProcessSyscalls(ProcessRef.Unknown);
-        _processes[ProcessRef.Unknown] = _unknown;
     }
 
     public KernelModuleMap Modules => _modules;
@@ -52,21 +57,17 @@ public sealed class SyscallHookTracker
         _gaps.Activity(t);
     }
 
-    /// <summary>A thread start or rundown: which process the thread belongs to from now on.</summary>
-    public void ThreadStarted(int threadId, ProcessRef process)
-    {
-        var owner = ProcessOf(process);
-        if (_threads.TryGetValue(threadId, out var state)) state.Process = owner;
-        else _threads[threadId] = new ThreadState(owner);
-    }
-
-    /// <summary>A thread end: syscalls it was still inside never return (a thread that terminates itself never leaves NtTerminateThread).</summary>
+    /// <summary>
+    /// A thread end: syscalls it was still inside never return (a thread that terminates itself never leaves
+    /// NtTerminateThread), and a later thread with the same id is another thread.
+    /// </summary>
     public void ThreadEnded(long t, int threadId)
     {
         _gaps.Activity(t);
-        if (!_threads.Remove(threadId, out var state)) return;
-        _unreturned += state.Open.Count;
-        state.Open.Clear();
+        if (!_threads.Remove(threadId, out var thread)) return;
+        _unreturned += thread.Open.Count;
+        thread.Open.Clear();
+        if (thread.ByAddress.Count > 0) _endedThreads.Add(thread);
     }
 
     /// <summary>A context switch on <paramref name="cpu"/>: <paramref name="newThreadId"/> runs there from now on.</summary>
@@ -90,20 +91,20 @@ public sealed class SyscallHookTracker
         _enters++;
         ref var c = ref Cpu(cpu);
         OpenSyscalls open;
-        ProcessSyscalls process;
+        SyscallStats stats;
         if (c.HasState)
         {
             var thread = Thread(c.Running);
+            if (thread.FirstNs == long.MaxValue) thread.FirstNs = t;
             open = thread.Open;
-            process = thread.Process;
+            stats = thread.Get(address);
         }
         else
         {
             open = c.UnknownOpen ??= new OpenSyscalls();
-            process = _unknown;
+            stats = _unknownThread.Get(address);
             _unknownThreadEnters++;
         }
-        var stats = process.Get(address);
         stats.Calls++;
         stats.Seen(t);
         if (!open.Push(t, stats)) _unreturned++;
@@ -193,7 +194,7 @@ public sealed class SyscallHookTracker
         var table = new Table(SyscallHookTables.Overhead);
         double seconds = (traceEndNs - traceStartNs) / 1e9;
         var rows = new List<object?[]>();
-        foreach (var process in _processes.Values)
+        foreach (var process in ProcessesOfThreads())
             foreach (var stats in process.ByAddress.Values)
                 AddRows(rows, process.Process, stats, seconds);
         int hook = table.Spec.IndexOf("Hook CPU (ms)"), calls = table.Spec.IndexOf("Syscalls");
@@ -302,20 +303,28 @@ public sealed class SyscallHookTracker
             : "Sampling stopped for the rest of the trace while other kernel events went on: another session most likely took over the kernel logger's profiling (e.g. a security product starting its own kernel trace).";
     }
 
-    // ---- state -------------------------------------------------------------------------------------------
-
-    private ProcessSyscalls ProcessOf(ProcessRef process)
+    /// <summary>Every thread's syscalls merged into its process; threads the trace does not place go under "Unknown".</summary>
+    private IEnumerable<ProcessSyscalls> ProcessesOfThreads()
     {
-        if (!process.IsKnown) return _unknown;
-        if (!_processes.TryGetValue(process, out var p)) _processes[process] = p = new ProcessSyscalls(process);
-        return p;
+        var processes = new Dictionary<ProcessRef, ProcessSyscalls>();
+        void Add(ProcessRef process, ThreadSyscalls thread)
+        {
+            if (!processes.TryGetValue(process, out var p)) processes[process] = p = new ProcessSyscalls(process);
+            p.Merge(thread);
+        }
+        foreach (var thread in _endedThreads.Concat(_threads.Values))
+            if (thread.ByAddress.Count > 0)
+                Add(_processOfThread(thread.ThreadId, thread.FirstNs) is { IsKnown: true } process ? process : ProcessRef.Unknown, thread);
+        if (_unknownThread.ByAddress.Count > 0) Add(ProcessRef.Unknown, _unknownThread);
+        return processes.Values;
     }
 
-    /// <summary>A thread's state; a thread never announced by a start or rundown belongs to "Unknown".</summary>
-    private ThreadState Thread(int threadId)
+    // ---- state -------------------------------------------------------------------------------------------
+
+    private ThreadSyscalls Thread(int threadId)
     {
-        if (!_threads.TryGetValue(threadId, out var state)) _threads[threadId] = state = new ThreadState(_unknown);
-        return state;
+        if (!_threads.TryGetValue(threadId, out var thread)) _threads[threadId] = thread = new ThreadSyscalls(threadId);
+        return thread;
     }
 
     private ref CpuState Cpu(int cpu)
@@ -331,12 +340,6 @@ public sealed class SyscallHookTracker
     }
 
     private static string? NullIfEmpty(string? s) => string.IsNullOrEmpty(s) ? null : s;
-
-    private sealed class ThreadState(ProcessSyscalls process)
-    {
-        public ProcessSyscalls Process = process;
-        public readonly OpenSyscalls Open = new();
-    }
 
     private struct CpuState
     {
