@@ -34,7 +34,7 @@ public sealed class SyscallHookGapTests
         Sampling(t, 0, 100 * Ms);
         for (long now = 101 * Ms; now < 350 * Ms; now += 10 * Ms) t.SyscallEnter(now, 0, 0xFFFF_F800_0000_1000);
         Sampling(t, 350 * Ms, 400 * Ms);
-        var (_, gaps) = t.Build(0, 400 * Ms);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual(100 * Ms, gaps.Cell(0, "Start"));
         Assert.AreEqual(350 * Ms, gaps.Cell(0, "End"));
@@ -49,7 +49,7 @@ public sealed class SyscallHookGapTests
         var t = Tracker();
         Sampling(t, 0, 50 * Ms);
         for (long now = 60 * Ms; now <= 500 * Ms; now += 20 * Ms) t.OtherEvent(now);
-        var (_, gaps) = t.Build(0, 500 * Ms);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual(50 * Ms, gaps.Cell(0, "Start"));
         Assert.AreEqual(500 * Ms, gaps.Cell(0, "End"));
@@ -58,12 +58,31 @@ public sealed class SyscallHookGapTests
     }
 
     [TestMethod]
+    public void Stacks_and_rundowns_count_during_a_gap_but_alone_make_none()
+    {
+        var t = Tracker();
+        Sampling(t, 0, 10 * Ms);
+        t.OtherEvent(20 * Ms, isActivity: false);
+        t.Sample(100 * Ms, 0, 10);
+        t.OtherEvent(120 * Ms, isActivity: false);
+        t.SyscallEnter(130 * Ms, 0, 0xFFFF_F800_0000_1000);
+        t.OtherEvent(140 * Ms, isActivity: false);
+        t.Sample(200 * Ms, 0, 10);
+        for (long now = 300 * Ms; now < 400 * Ms; now += Ms) t.OtherEvent(now, isActivity: false);
+        var (_, gaps) = t.Build();
+        Assert.AreEqual(2, gaps.Rows.Count, "0–100 ms and 100–200 ms; the rundown after the last sample is no gap");
+        Assert.AreEqual(2L, gaps.Cell(0, "Events During Gap"), "the activity event half an interval after the last sample and the rundown at 20 ms");
+        Assert.AreEqual(100 * Ms, gaps.Cell(1, "Start"));
+        Assert.AreEqual(3L, gaps.Cell(1, "Events During Gap"));
+    }
+
+    [TestMethod]
     public void Silence_without_other_events_is_no_gap()
     {
         var t = Tracker();
         for (long now = 0; now <= 10 * Ms; now += Ms) t.Sample(now, 0, 10);
         for (long now = 500 * Ms; now <= 510 * Ms; now += Ms) t.Sample(now, 0, 10);
-        var (_, gaps) = t.Build(0, 510 * Ms);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(0, gaps.Rows.Count);
     }
 
@@ -76,7 +95,7 @@ public sealed class SyscallHookGapTests
         t.Sample(10 * Ms, 0, 10);
         t.OtherEvent(11 * Ms);
         t.Sample(20 * Ms + 1, 0, 10);
-        var (_, gaps) = t.Build(0, 21 * Ms);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual(10 * Ms, gaps.Cell(0, "Start"));
     }
@@ -91,7 +110,7 @@ public sealed class SyscallHookGapTests
         now += 100 * Ms;
         t.Sample(now, 0, 10);
         t.SampleInterval(now + 1, 10 * Ms);
-        var (_, gaps) = t.Build(0, now);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual(200 * Ms, gaps.Cell(0, "Start"));
         Assert.AreEqual(350 * Ms, gaps.Cell(0, "End"));
@@ -105,7 +124,7 @@ public sealed class SyscallHookGapTests
         t.SampleInterval(30 * Ms, 10 * Ms);
         t.OtherEvent(40 * Ms);
         t.Sample(200 * Ms, 0, 10);
-        var (_, gaps) = t.Build(0, 200 * Ms);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual("The sample interval was changed to 10 ms during the gap: another session reconfigured the kernel logger's profiling.",
             gaps.Cell(0, "Likely Cause"));
@@ -116,7 +135,7 @@ public sealed class SyscallHookGapTests
     {
         var t = Tracker();
         t.OtherEvent(Ms);
-        var (_, gaps) = t.Build(0, Ms);
+        var (_, gaps) = t.Build();
         Assert.AreEqual(0, gaps.Rows.Count);
         StringAssert.Contains(gaps.Notes.Single(), "MultiProfile.wprp!SysCall");
     }

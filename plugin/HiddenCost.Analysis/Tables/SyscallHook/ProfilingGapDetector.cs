@@ -16,6 +16,7 @@ public sealed class ProfilingGapDetector
 
     private readonly List<Gap> _candidates = new();
     private long _lastSampleNs = -1;
+    private long _events, _eventsAtLastSample, _eventsAtLastActivity;
     private long _activity, _activityAtLastSample, _lastActivityNs = -1;
 
     public long Samples { get; private set; }
@@ -26,20 +27,27 @@ public sealed class ProfilingGapDetector
         Samples++;
         if (_lastSampleNs >= 0)
         {
-            long events = _activity - _activityAtLastSample;
             // While the interval is unknown, keep every spacing that could be a gap; Finish decides with the final interval.
             long threshold = IntervalMultiple * (knownIntervalNs ?? SmallestIntervalNs);
-            if (t - _lastSampleNs > threshold && events > 0 && _candidates.Count < MaxCandidates)
-                _candidates.Add(new Gap(_lastSampleNs, t, events, Resumed: true));
+            if (t - _lastSampleNs > threshold && _activity > _activityAtLastSample && _candidates.Count < MaxCandidates)
+                _candidates.Add(new Gap(_lastSampleNs, t, _events - _eventsAtLastSample, Resumed: true));
         }
         _lastSampleNs = t;
+        _eventsAtLastSample = _events;
         _activityAtLastSample = _activity;
     }
 
-    /// <summary>Any kernel event other than a sample, a stack or a rundown.</summary>
-    public void Activity(long t)
+    /// <summary>
+    /// A kernel event other than a sample. Only activity (not a stack, which belongs to another event, nor a
+    /// rundown, which a logger writes when it starts or stops) shows that the kernel logger kept working;
+    /// every event counts in <see cref="Gap.EventsDuring"/>.
+    /// </summary>
+    public void Event(long t, bool isActivity)
     {
+        _events++;
+        if (!isActivity) return;
         _activity++;
+        _eventsAtLastActivity = _events;
         if (t > _lastActivityNs) _lastActivityNs = t;
     }
 
@@ -49,13 +57,12 @@ public sealed class ProfilingGapDetector
         var gaps = _candidates.Where(g => g.End - g.Start > IntervalMultiple * intervals.At(g.Start)).ToList();
         if (_lastSampleNs >= 0)
         {
-            long events = _activity - _activityAtLastSample;
-            if (events > 0 && _lastActivityNs - _lastSampleNs > IntervalMultiple * intervals.At(_lastSampleNs))
-                gaps.Add(new Gap(_lastSampleNs, _lastActivityNs, events, Resumed: false));
+            if (_activity > _activityAtLastSample && _lastActivityNs - _lastSampleNs > IntervalMultiple * intervals.At(_lastSampleNs))
+                gaps.Add(new Gap(_lastSampleNs, _lastActivityNs, _eventsAtLastActivity - _eventsAtLastSample, Resumed: false));
         }
         return gaps;
     }
 
-    /// <summary>A span without samples: from the last sample before it to the first after it (or the last event).</summary>
+    /// <summary>A span without samples: from the last sample before it to the first after it (or the last activity event, which it counts).</summary>
     public readonly record struct Gap(long Start, long End, long EventsDuring, bool Resumed);
 }

@@ -18,7 +18,7 @@ public static class SyscallHookTables
         .Column("PID", ColumnType.Integer, role: ColumnRole.ProcessId)
         .Column("Syscall", ColumnType.Text, description: "the system service routine: its symbol when symbols resolve, else module+0xRVA")
         .Column("Syscalls", ColumnType.Integer, ColumnUnit.Count, description: "SysClEnter events, including syscalls that had not returned when the trace ended")
-        .Column("Syscalls per Second", ColumnType.Decimal, ColumnUnit.PerSecond, description: "Syscalls ÷ trace duration")
+        .Column("Syscalls per Second", ColumnType.Decimal, ColumnUnit.PerSecond, description: "Syscalls ÷ (Last − First); empty for a single call")
         .Column("Total Syscall Time (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "enter → exit on the same thread, over syscalls that returned")
         .Column("Mean Syscall Time (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Total Syscall Time ÷ syscalls that returned")
         .Column("Samples in Syscalls", ColumnType.Integer, ColumnUnit.Count, description: "CPU samples of the process's threads taken inside this syscall")

@@ -54,7 +54,7 @@ public sealed class SyscallHookTracker
     public void KernelImageUnloaded(long t, ulong imageBase)
     {
         _modules.Unloaded(t, imageBase);
-        _gaps.Activity(t);
+        _gaps.Event(t, isActivity: true);
     }
 
     /// <summary>
@@ -63,7 +63,7 @@ public sealed class SyscallHookTracker
     /// </summary>
     public void ThreadEnded(long t, int threadId)
     {
-        _gaps.Activity(t);
+        _gaps.Event(t, isActivity: true);
         if (!_threads.Remove(threadId, out var thread)) return;
         _unreturned += thread.Open.Count;
         thread.Open.Clear();
@@ -73,7 +73,7 @@ public sealed class SyscallHookTracker
     /// <summary>A context switch on <paramref name="cpu"/>: <paramref name="newThreadId"/> runs there from now on.</summary>
     public void ContextSwitch(long t, int cpu, int oldThreadId, int newThreadId)
     {
-        _gaps.Activity(t);
+        _gaps.Event(t, isActivity: true);
         _switches++;
         ref var c = ref Cpu(cpu);
         if (!c.HasState && c.UnknownOpen is { Count: > 0 } unknownOpen)
@@ -87,7 +87,7 @@ public sealed class SyscallHookTracker
     /// <summary>PerfInfo SysClEnter: the thread running on <paramref name="cpu"/> enters the service routine at <paramref name="address"/>.</summary>
     public void SyscallEnter(long t, int cpu, ulong address)
     {
-        _gaps.Activity(t);
+        _gaps.Event(t, isActivity: true);
         _enters++;
         ref var c = ref Cpu(cpu);
         OpenSyscalls open;
@@ -113,7 +113,7 @@ public sealed class SyscallHookTracker
     /// <summary>PerfInfo SysClExit: the thread running on <paramref name="cpu"/> returns from its innermost syscall.</summary>
     public void SyscallExit(long t, int cpu)
     {
-        _gaps.Activity(t);
+        _gaps.Event(t, isActivity: true);
         _exits++;
         ref var c = ref Cpu(cpu);
         var open = c.HasState ? Thread(c.Running).Open : c.UnknownOpen;
@@ -130,8 +130,11 @@ public sealed class SyscallHookTracker
     /// <summary>A profile-interval event (SetInterval, CollectionStart/End) of the timer source.</summary>
     public void SampleInterval(long t, long intervalNs) => _intervals.Set(t, intervalNs);
 
-    /// <summary>Any other kernel event that is not a sample, a stack or a rundown: evidence the kernel logger kept logging.</summary>
-    public void OtherEvent(long t) => _gaps.Activity(t);
+    /// <summary>
+    /// Any other kernel event (not a sample). <paramref name="isActivity"/> is false for stacks and rundowns: they
+    /// count as events during a profiling gap but alone never show that the kernel logger kept working.
+    /// </summary>
+    public void OtherEvent(long t, bool isActivity = true) => _gaps.Event(t, isActivity);
 
     /// <summary>
     /// A CPU sample of <paramref name="threadId"/> on <paramref name="cpu"/>. Returns a handle for
@@ -180,23 +183,21 @@ public sealed class SyscallHookTracker
 
     // ---- tables ------------------------------------------------------------------------------------------
 
-    /// <summary>Builds both tables; the trace's first and last event times give the rate's time base.</summary>
-    public (Table Overhead, Table Gaps) Build(long traceStartNs, long traceEndNs)
+    public (Table Overhead, Table Gaps) Build()
     {
         long unreturned = _unreturned;
         foreach (var state in _threads.Values) unreturned += state.Open.Count;
         foreach (var cpu in _cpus) unreturned += cpu.UnknownOpen?.Count ?? 0;
-        return (BuildOverhead(traceStartNs, traceEndNs, unreturned), BuildGaps());
+        return (BuildOverhead(unreturned), BuildGaps());
     }
 
-    private Table BuildOverhead(long traceStartNs, long traceEndNs, long unreturned)
+    private Table BuildOverhead(long unreturned)
     {
         var table = new Table(SyscallHookTables.Overhead);
-        double seconds = (traceEndNs - traceStartNs) / 1e9;
         var rows = new List<object?[]>();
         foreach (var process in ProcessesOfThreads())
             foreach (var stats in process.ByAddress.Values)
-                AddRows(rows, process.Process, stats, seconds);
+                AddRows(rows, process.Process, stats);
         int hook = table.Spec.IndexOf("Hook CPU (ms)"), calls = table.Spec.IndexOf("Syscalls");
         int name = table.Spec.IndexOf("Process"), pid = table.Spec.IndexOf("PID"), syscall = table.Spec.IndexOf("Syscall");
         int culprit = table.Spec.IndexOf("Culprit Module");
@@ -215,10 +216,11 @@ public sealed class SyscallHookTracker
         return table;
     }
 
-    private void AddRows(List<object?[]> rows, ProcessRef process, SyscallStats stats, double seconds)
+    private void AddRows(List<object?[]> rows, ProcessRef process, SyscallStats stats)
     {
         string syscall = SyscallName(stats.Address, stats.FirstNs);
-        double? rate = seconds > 0 ? stats.Calls / seconds : null;
+        // The rate while the process made this syscall: over its first to last event, not the whole trace.
+        double? rate = stats.Calls >= 2 && stats.LastNs > stats.FirstNs ? stats.Calls / ((stats.LastNs - stats.FirstNs) / 1e9) : null;
         double? totalMs = stats.Returned > 0 ? stats.TotalNs / 1e6 : null;
         double? meanUs = stats.Returned > 0 ? stats.TotalNs / 1e3 / stats.Returned : null;
         long samplesNs = stats.Samples.Nanoseconds(_intervals);
