@@ -12,7 +12,7 @@ public sealed class ContractListingTests
 {
     private static string ContractPath => typeof(ProcessingSource).Assembly.Location;
 
-    private static Assembly PluginAssembly => typeof(HiddenCost.Wpa.Mapping.TableBuilding).Assembly;
+    private static Assembly PluginAssembly => typeof(HiddenCost.Wpa.HiddenCostProcessingSource).Assembly;
 
     [TestMethod]
     public void Built_contract_declares_nothing_the_SDK_1_2_16_listing_lacks()
