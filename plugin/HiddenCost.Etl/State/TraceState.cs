@@ -111,6 +111,8 @@ public sealed class TraceState
         foreach (var (nt, dos) in _volumes)
         {
             var prefix = nt.TrimEnd('\\');
+            // Mappings to nothing (\??\ → "") or of the bare root say nothing about a path.
+            if (prefix.Length == 0 || dos.Length == 0) continue;
             if (ntPath.Length > prefix.Length && ntPath.StartsWith(prefix, StringComparison.OrdinalIgnoreCase) && ntPath[prefix.Length] == '\\')
                 return dos.TrimEnd('\\') + ntPath[prefix.Length..];
         }
@@ -259,9 +261,22 @@ public sealed class TraceState
 
     private void AddMethod(RangeTable<ClrMethodInfo> table, int processId, in ClrMethod method, long loadTimeNs)
     {
-        table.Add(new ClrMethodInfo(processId, method.MethodStartAddress, method.MethodSize, _strings.Intern(method.FullName),
+        table.Add(new ClrMethodInfo(processId, method.MethodStartAddress, method.MethodSize, FullName(method.MethodNamespace, method.MethodName),
             method.MethodSignature, method.MethodId, method.ModuleId, loadTimeNs));
         _methodCount++;
+    }
+
+    /// <summary><c>Namespace.Type.Method</c>, interned without building the string when it is already known.</summary>
+    private string FullName(string ns, string name)
+    {
+        if (ns.Length == 0) return name;
+        int length = ns.Length + 1 + name.Length;
+        if (length > 512) return _strings.Intern(ns + "." + name);
+        Span<char> text = stackalloc char[length];
+        ns.CopyTo(text);
+        text[ns.Length] = '.';
+        name.CopyTo(text[(ns.Length + 1)..]);
+        return _strings.Intern(text);
     }
 
     private static List<T> ListFor<T>(Dictionary<int, List<T>> byId, int id)

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 
 namespace HiddenCost.Etl.Decoding.Schema;
 
@@ -214,16 +215,14 @@ public static class SchemaDecoder
 
     private static bool Terminated(ReadOnlySpan<byte> rest, int unit, out int length, out int consumed)
     {
-        int at = 0;
-        while (at + unit <= rest.Length)
+        int end = unit == 1
+            ? rest.IndexOf((byte)0)
+            : MemoryMarshal.Cast<byte, char>(rest[..(rest.Length & ~1)]).IndexOf('\0');
+        if (end >= 0)
         {
-            if (rest[at] == 0 && (unit == 1 || rest[at + 1] == 0))
-            {
-                length = at;
-                consumed = at + unit;
-                return true;
-            }
-            at += unit;
+            length = end * unit;
+            consumed = length + unit;
+            return true;
         }
         // No terminator: the string runs to the end of the payload (a record cut short mid-string).
         length = rest.Length - rest.Length % unit;
