@@ -12,7 +12,7 @@ internal interface IAddressRange
 /// <summary>
 /// Ranges of one address space, for "what covered this address at this time" lookups. Ranges may be reused
 /// over time (unload, then load at the same address), so a lookup prefers the range alive at the time and falls
-/// back to the latest range that ever covered the address. Two sorted lists: a small batch that takes new ranges
+/// back to the range loaded most recently before that time. Two sorted lists: a small batch that takes new ranges
 /// (cheap inserts) and the main list it is merged into when full, so a rundown of tens of thousands of ranges
 /// costs O(n) per batch rather than per range, and lookups binary-search both.
 /// </summary>
@@ -44,12 +44,15 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
         if (_batch.Count >= BatchSize) Merge();
     }
 
-    /// <summary>The range alive at <paramref name="timeNs"/> containing <paramref name="address"/>; else the latest one that ever did.</summary>
+    /// <summary>
+    /// The range alive at <paramref name="timeNs"/> containing <paramref name="address"/>; else the one loaded most
+    /// recently before that time; else the first one loaded after it.
+    /// </summary>
     public T? Find(ulong address, long timeNs)
     {
-        T? fallback = null;
-        if (Search(_batch, address, timeNs, ref fallback) is { } recent) return recent;
-        return Search(_main, address, timeNs, ref fallback) ?? fallback;
+        T? before = null, after = null;
+        if (Search(_batch, address, timeNs, ref before, ref after) is { } recent) return recent;
+        return Search(_main, address, timeNs, ref before, ref after) ?? before ?? after;
     }
 
     /// <summary>The most recently added range starting exactly at <paramref name="start"/> that is still live, or null.</summary>
@@ -58,7 +61,7 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     /// <summary>The most recently added range starting exactly at <paramref name="start"/>, live or not.</summary>
     public T? FindAt(ulong start) => At(_batch, start) ?? At(_main, start);
 
-    private T? Search(List<T> list, ulong address, long timeNs, ref T? fallback)
+    private T? Search(List<T> list, ulong address, long timeNs, ref T? before, ref T? after)
     {
         for (int i = UpperBound(list, address) - 1; i >= 0; i--)
         {
@@ -66,7 +69,8 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
             if (address - r.RangeStart >= _maxLength) break;
             if (address - r.RangeStart >= r.RangeLength) continue;
             if (Lifetime.Contains(r.RangeLoad, r.RangeUnload, timeNs)) return r;
-            if (fallback is null || r.RangeLoad > fallback.RangeLoad) fallback = r;
+            if (r.RangeLoad <= timeNs) { if (before is null || r.RangeLoad > before.RangeLoad) before = r; }
+            else if (after is null || r.RangeLoad < after.RangeLoad) after = r;
         }
         return null;
     }

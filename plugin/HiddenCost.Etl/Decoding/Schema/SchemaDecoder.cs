@@ -108,6 +108,8 @@ public static class SchemaDecoder
                 int element = field.IsArray ? i : -1;
                 if (field.IsStruct)
                 {
+                    // Struct elements count as visits too: nested arrays of empty structs must not loop for ever.
+                    if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
                     var status = DecodeFields(field.Members, field, element, ref state, values, ref visitor, depth + 1);
                     if (status != DecodeStatus.Complete) return status;
                     continue;
