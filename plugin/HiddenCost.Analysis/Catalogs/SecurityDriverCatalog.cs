@@ -20,7 +20,7 @@ public sealed class SecurityDriverCatalog
 
     /// <summary>The source codes the data file may use; its header says what each one is.</summary>
     public static IReadOnlySet<string> KnownSources { get; } =
-        new HashSet<string>(StringComparer.Ordinal) { "ALT", "EDRRECON", "EDRCHECK", "STACKTAGS", "CASE" };
+        new HashSet<string>(StringComparer.Ordinal) { "ALT", "EDRRECON", "EDRCHECK", "STACKTAGS", "CASE", "CURATED" };
 
     private const int FieldCount = 6;
     private static readonly Lazy<SecurityDriverCatalog> Embedded = new(LoadEmbedded);

@@ -28,8 +28,10 @@ public static class SafeXml
         }
         catch (XmlException e)
         {
-            var rule = e.Message.Contains("DTD", StringComparison.OrdinalIgnoreCase) ? "dtd-prohibited" : "xml-well-formed";
-            issue = new PackIssue(fileName, Math.Max(e.LineNumber, 1), rule, e.Message);
+            var dtd = e.Message.Contains("DTD", StringComparison.OrdinalIgnoreCase);
+            // The reader gives no position when it refuses a DTD: point at the DOCTYPE ourselves.
+            var line = e.LineNumber > 0 ? e.LineNumber : dtd ? LineOfText(text, "<!DOCTYPE") : 1;
+            issue = new PackIssue(fileName, line, dtd ? "dtd-prohibited" : "xml-well-formed", e.Message);
             return null;
         }
     }
@@ -37,6 +39,12 @@ public static class SafeXml
     /// <summary>Reads and parses a file; the issue names the file as given.</summary>
     public static XDocument? TryLoad(string path, string displayName, out PackIssue? issue) =>
         TryParse(File.ReadAllText(path), displayName, out issue);
+
+    private static int LineOfText(string text, string marker)
+    {
+        var at = text.IndexOf(marker, StringComparison.Ordinal);
+        return at < 0 ? 1 : text.AsSpan(0, at).Count('\n') + 1;
+    }
 
     /// <summary>The 1-based line of a node, 0 when unknown.</summary>
     public static int LineOf(XObject node) => node is IXmlLineInfo li && li.HasLineInfo() ? li.LineNumber : 0;
