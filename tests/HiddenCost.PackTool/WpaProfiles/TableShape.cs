@@ -81,7 +81,7 @@ public static class PlannedTables
         new("Directory Notify Victims",
             [Text("Process"), Text("PID"), Text("Directory"), Sum("File Operations"), Sum("Creates"), Sum("Deletes"), Sum("Renames"),
              Sum("Demand-Zero Faults"), Text("Watchers"), Sum("Notify CPU (ms)")],
-            ["Process", "Directory"], "File Operations", false),
+            ["Directory", "Process"], "File Operations", false),
         new("Event Log Render Cost",
             [Text("Process"), Text("PID"), Text("On Behalf Of"), Text("On Behalf Of PID"), Text("Log"), Sum("Renders"), Sum("Queries"),
              Sum("Service CPU (ms)"), Max("CPU per Message (ms)"), Sum("Registry Ops"), Max("Registry Ops per Message"),
