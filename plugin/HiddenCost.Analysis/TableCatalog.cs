@@ -17,6 +17,7 @@ public static class TableCatalog
         new EventCountsAnalysis(),
         new TraceReadinessAnalysis(session),
         new DirectoryNotifyAnalysis(session),
+        new Tables.SyscallHook.SyscallHookAnalysis(session),
     };
 
     public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();
