@@ -21,7 +21,7 @@ public sealed record ThreadInfo(uint ProcessId, uint ThreadId)
 }
 
 /// <summary>The switched-out thread's state and wait reason in a CSwitch (KTHREAD_STATE, KWAIT_REASON; event-payloads.md §5.2).</summary>
-public static class ThreadState
+public static class KThreadState
 {
     public const byte Ready = 1;
     public const byte Running = 2;
