@@ -1,0 +1,25 @@
+using HiddenCost.Etl.Reading;
+
+namespace HiddenCost.Etl;
+
+/// <summary>The ordered events of a trace, for <c>foreach</c>. Each enumeration reads the file afresh.</summary>
+public readonly struct EventStream
+{
+    private readonly EtlReader _reader;
+
+    internal EventStream(EtlReader reader) => _reader = reader;
+
+    public Enumerator GetEnumerator() => new(_reader.StartMerge());
+
+    public sealed class Enumerator
+    {
+        private readonly Merger _merger;
+
+        internal Enumerator(Merger merger) => _merger = merger;
+
+        public bool MoveNext() => _merger.MoveNext();
+
+        /// <summary>The current event; its spans are valid until the next <see cref="MoveNext"/>.</summary>
+        public EtwEvent Current => _merger.Current;
+    }
+}

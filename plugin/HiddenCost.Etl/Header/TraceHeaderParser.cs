@@ -1,0 +1,80 @@
+using System.Buffers.Binary;
+using HiddenCost.Etl.Reading;
+
+namespace HiddenCost.Etl.Header;
+
+/// <summary>
+/// Decodes TRACE_LOGFILE_HEADER. Layout (evntrace.h; verified on the public samples): pointer-sized
+/// LoggerName/LogFileName, then TIME_ZONE_INFORMATION (172 bytes), then BootTime, PerfFreq, StartTime,
+/// ReservedFlags (clock type), BuffersLost, padded so the 64-bit integers are 8-aligned; then the session and
+/// file names as UTF-16 strings.
+/// </summary>
+internal static class TraceHeaderParser
+{
+    private const int TimeZoneSize = 172;
+
+    /// <returns>The header, or null with a reason when the payload is too short.</returns>
+    public static TraceHeader? Parse(ReadOnlySpan<byte> p, int pointerSize, long recordTimestamp, out string? error)
+    {
+        error = null;
+        int tz = 56 + 2 * pointerSize;
+        int tail = Align8(tz + TimeZoneSize);
+        if (p.Length < tail + 32)
+        {
+            error = $"trace header payload is {p.Length} bytes, at least {tail + 32} expected";
+            return null;
+        }
+        uint version = BinaryPrimitives.ReadUInt32LittleEndian(p[4..]);
+        var clock = (ClockType)BinaryPrimitives.ReadUInt32LittleEndian(p[(tail + 24)..]);
+        long perfFreq = BinaryPrimitives.ReadInt64LittleEndian(p[(tail + 8)..]);
+        uint cpuMHz = BinaryPrimitives.ReadUInt32LittleEndian(p[52..]);
+        long ticksPerSecond = clock switch
+        {
+            ClockType.SystemTime => 10_000_000,
+            ClockType.CpuCycleCounter => cpuMHz * 1_000_000L,
+            _ => perfFreq,
+        };
+        int strings = tail + 32;
+        var loggerName = PayloadReader.ReadUtf16String(p, ref strings);
+        var logFileName = PayloadReader.ReadUtf16String(p, ref strings);
+        int tzNameOffset = tz + 4;
+        int tzNameEnd = tzNameOffset;
+        var tzName = PayloadReader.ReadUtf16String(p.Slice(tzNameOffset, 64), ref tzNameEnd);
+
+        return new TraceHeader
+        {
+            BufferSize = BinaryPrimitives.ReadUInt32LittleEndian(p),
+            OsMajorVersion = (byte)version,
+            OsMinorVersion = (byte)(version >> 8),
+            SubVersion = (byte)(version >> 16),
+            SubMinorVersion = (byte)(version >> 24),
+            Build = BinaryPrimitives.ReadUInt32LittleEndian(p[8..]),
+            NumberOfProcessors = BinaryPrimitives.ReadUInt32LittleEndian(p[12..]),
+            EndTimeUtc = FromFileTime(BinaryPrimitives.ReadInt64LittleEndian(p[16..])),
+            TimerResolution = BinaryPrimitives.ReadUInt32LittleEndian(p[24..]),
+            MaximumFileSizeMB = BinaryPrimitives.ReadUInt32LittleEndian(p[28..]),
+            LogFileMode = BinaryPrimitives.ReadUInt32LittleEndian(p[32..]),
+            BuffersWritten = BinaryPrimitives.ReadUInt32LittleEndian(p[36..]),
+            StartBuffers = BinaryPrimitives.ReadUInt32LittleEndian(p[40..]),
+            PointerSize = BinaryPrimitives.ReadUInt32LittleEndian(p[44..]),
+            EventsLost = BinaryPrimitives.ReadUInt32LittleEndian(p[48..]),
+            CpuSpeedMHz = cpuMHz,
+            TimeZoneBiasMinutes = BinaryPrimitives.ReadInt32LittleEndian(p[tz..]),
+            TimeZoneStandardName = tzName,
+            BootTimeUtc = FromFileTime(BinaryPrimitives.ReadInt64LittleEndian(p[tail..])),
+            PerfFrequency = perfFreq,
+            StartTimeUtc = FromFileTime(BinaryPrimitives.ReadInt64LittleEndian(p[(tail + 16)..])) ?? DateTime.MinValue,
+            ClockType = clock,
+            BuffersLost = BinaryPrimitives.ReadUInt32LittleEndian(p[(tail + 28)..]),
+            LoggerName = loggerName,
+            LogFileName = logFileName,
+            StartTimestamp = recordTimestamp,
+            TicksPerSecond = ticksPerSecond,
+        };
+    }
+
+    private static int Align8(int x) => (x + 7) & ~7;
+
+    private static DateTime? FromFileTime(long fileTime) =>
+        fileTime > 0 && fileTime < DateTime.MaxValue.ToFileTimeUtc() ? DateTime.FromFileTimeUtc(fileTime) : null;
+}

@@ -1,0 +1,51 @@
+using HiddenCost.Etl.Buffers;
+using Microsoft.Win32.SafeHandles;
+
+namespace HiddenCost.Etl.Reading;
+
+/// <summary>
+/// A header-only pass over the file: the offset of every buffer, grouped by processor. Each processor's
+/// buffers are in time order in the file, so one cursor per processor plus a k-way merge gives a globally
+/// ordered stream while holding just one buffer per processor in memory.
+/// </summary>
+internal sealed class BufferIndex
+{
+    private readonly SortedDictionary<int, List<long>> _byProcessor = new();
+
+    public IReadOnlyDictionary<int, List<long>> ByProcessor => _byProcessor;
+
+    public static BufferIndex Build(SafeFileHandle file, long length, TraceHealth health)
+    {
+        var index = new BufferIndex();
+        Span<byte> raw = stackalloc byte[BufferHeader.Size];
+        long offset = 0;
+        while (offset < length)
+        {
+            if (length - offset < BufferHeader.Size)
+            {
+                health.Truncated = true;
+                health.Warn(offset, $"file ends {length - offset} bytes into a buffer header");
+                break;
+            }
+            RandomAccess.Read(file, raw, offset);
+            var h = BufferHeader.Parse(raw);
+            if (h.BufferSize < BufferHeader.Size || h.BufferSize > BufferHeader.MaxBufferSize)
+            {
+                health.DamagedBuffers++;
+                health.Warn(offset, $"buffer size {h.BufferSize} is impossible; the rest of the file is not read");
+                break;
+            }
+            if (offset + h.BufferSize > length)
+            {
+                health.Truncated = true;
+                health.Warn(offset, $"file ends inside a {h.BufferSize}-byte buffer ({length - offset} bytes present)");
+                break;
+            }
+            if (!index._byProcessor.TryGetValue(h.Processor, out var list))
+                index._byProcessor[h.Processor] = list = new List<long>();
+            list.Add(offset);
+            offset += h.BufferSize;
+        }
+        return index;
+    }
+}

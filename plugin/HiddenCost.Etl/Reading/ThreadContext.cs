@@ -1,0 +1,38 @@
+using HiddenCost.Etl.Records;
+
+namespace HiddenCost.Etl.Reading;
+
+/// <summary>
+/// Who runs where, learned from the ordered stream: the thread on each processor (CSwitch NewThreadId) and
+/// each thread's process (Thread start/rundown events). PerfInfo records carry neither, so the reader fills
+/// them in from here, as WPA does.
+/// </summary>
+internal sealed class ThreadContext
+{
+    private const int MaxProcessors = 2048;
+    private readonly int[] _running = new int[MaxProcessors];
+    private readonly Dictionary<int, int> _processOfThread = new();
+
+    public ThreadContext() => Array.Fill(_running, -1);
+
+    public int RunningThread(int cpu) => (uint)cpu < MaxProcessors ? _running[cpu] : -1;
+
+    public int ProcessOf(int threadId) =>
+        threadId == 0 ? 0 : threadId > 0 && _processOfThread.TryGetValue(threadId, out var pid) ? pid : -1;
+
+    /// <summary>Learns from an event after it has been delivered.</summary>
+    public void Observe(in RecordHeader h, ReadOnlySpan<byte> payload, int cpu)
+    {
+        if (h.Kind is not (RecordHeaderKind.System or RecordHeaderKind.Compact or RecordHeaderKind.PerfInfo)) return;
+        if (h.Group != KernelGroups.Thread) return;
+        switch (h.Opcode)
+        {
+            case 36 when payload.Length >= 4 && (uint)cpu < MaxProcessors: // CSwitch: NewThreadId first
+                _running[cpu] = PayloadReader.I32(payload, 0);
+                break;
+            case 1 or 3 when payload.Length >= 8: // Start, DCStart: ProcessId, ThreadId
+                _processOfThread[PayloadReader.I32(payload, 4)] = PayloadReader.I32(payload, 0);
+                break;
+        }
+    }
+}
