@@ -7,6 +7,7 @@ namespace HiddenCost.Synthetic.Tests.Support;
 internal sealed class PayloadCursor(byte[] payload, int pointerSize)
 {
     public int Position { get; private set; }
+    public int PointerSizeValue => pointerSize;
     public int Remaining => payload.Length - Position;
 
     public byte U8() => payload[Position++];
