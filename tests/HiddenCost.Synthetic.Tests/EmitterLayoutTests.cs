@@ -208,6 +208,10 @@ public sealed class EmitterLayoutTests
                     Assert.AreEqual(0x5000_0000u, c.U32());
                     Assert.AreEqual("app.exe", c.WString());
                     break;
+                case "VolumeMapping":
+                    Assert.AreEqual(@"\Device\HarddiskVolume3\", c.WString());
+                    Assert.AreEqual(@"C:\", c.WString());
+                    break;
                 case "DbgIdRsds":
                     Assert.AreEqual(0x40_0000UL, c.Pointer());
                     Assert.AreEqual(EmitterFixtures.Pid, c.U32());

@@ -201,6 +201,7 @@ public sealed class RealSampleConformanceTests
         foreach (var t in new[] { 0, 32, 35, 36 }) d[$"k:4:{t}"] = (c, _) => { c.Pointer(); c.WString(); };
         d[$"c:{Providers.KernelTraceControlImageId}:0"] = (c, _) => { c.Pointer(); c.Pointer(); c.U32(); c.U32(); c.WString(); };
         d[$"c:{Providers.KernelTraceControlImageId}:36"] = (c, _) => { c.Pointer(); c.U32(); c.Guid(); c.U32(); c.AString(); };
+        d[$"c:{Providers.KernelTraceControlSystemConfigEx}:35"] = (c, _) => { c.WString(); c.WString(); };
         Action<PayloadCursor, byte> method = (c, v) =>
         {
             c.U64(); c.U64(); c.U64(); c.U32(); c.U32(); c.U32(); c.WString(); c.WString(); c.WString();

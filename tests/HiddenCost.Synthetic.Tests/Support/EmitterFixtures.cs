@@ -74,6 +74,7 @@ internal static class EmitterFixtures
             Add($"Registry {type}", RegistryEvents.Event(C(), type, t - 30, 0xC000_0034, 2, 0x9700, @"\REGISTRY\MACHINE\SOFTWARE\Contoso"));
 
         Add("ImageId", KernelTraceControlEvents.ImageId(C(), user.ImageBase, user.ImageSize, Pid, user.TimeDateStamp, "app.exe"));
+        Add("VolumeMapping", KernelTraceControlEvents.VolumeMapping(C(), @"\Device\HarddiskVolume3\", @"C:\"));
         Add("DbgIdRsds", KernelTraceControlEvents.DbgIdRsds(C(), user.ImageBase, Pid, new Guid("53594e54-4845-5449-0000-000000000001"), 1, "app.pdb"));
 
         var method = new ClrMethod(0x7FF8_4B00_3A00, 0x7FF8_4AF0_2000, 0x7FF8_4C10_0000, 0x120, 0x0600_0012, "Contoso.Inventory.Worker", "Run", "void  ()");

@@ -30,6 +30,9 @@ public static class Providers
     /// <summary>KernelTraceControl ImageID task GUID used by merged traces (SymbolTraceEventParser; verified in samples).</summary>
     public static readonly Guid KernelTraceControlImageId = new("b3e675d7-2554-4f18-830b-2762732560de");
 
+    /// <summary>KernelTraceControl SystemConfigEx task GUID (volume mappings, build info; verified in samples).</summary>
+    public static readonly Guid KernelTraceControlSystemConfigEx = new("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
+
     public static readonly Guid DotNetRuntime = new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
     public static readonly Guid DotNetRuntimeRundown = new("a669021c-c450-4609-a035-5af59af4df18");
     public static readonly Guid Rpc = new("6ad52b32-d609-4be9-ae07-ce8dae937e39");

@@ -32,6 +32,10 @@ public sealed partial class TraceBuilder
             return OnCpu(0, t, logger ?? ControllerThread);
         }
 
+        // Volume mappings let analyses show C:\ paths for \Device\HarddiskVolume3\ (merged traces carry them).
+        _records.Add(KernelTraceControlEvents.VolumeMapping(Next(IdleThread), @"\SystemRoot\", @"C:\Windows\"));
+        _records.Add(KernelTraceControlEvents.VolumeMapping(Next(IdleThread), @"\Device\HarddiskVolume3\", @"C:\"));
+
         if (SampleIntervalTicks > 0)
             _records.Add(PerfInfoEvents.ProfileInterval(Next(), true, (uint)(SampleIntervalTicks * 10_000_000 / Etl.PerfFrequency)));
 
