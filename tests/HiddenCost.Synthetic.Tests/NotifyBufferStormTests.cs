@@ -142,7 +142,8 @@ public sealed class NotifyBufferStormTests
         foreach (var v in scenario.Truth.Victims)
         {
             var c = counts[v.Pid];
-            Assert.AreEqual((v.FileOperations, v.Creates, v.Deletes, v.Renames, v.Writes, v.DemandZeroFaults), c, v.Process);
+            Assert.AreEqual((v.AllOperations, v.Creates, v.Deletes, v.Renames, v.Writes, v.DemandZeroFaults), c, v.Process);
+            Assert.AreEqual(v.Creates + v.Deletes + v.Renames + v.Writes, v.FileOperations, "file operations are the changes");
             Assert.AreEqual(2, v.Watchers);
             Assert.IsNull(v.NotifyCpuMs);
         }

@@ -44,16 +44,16 @@ public static class TruthMarkdown
     public static string Notify(NotifyBufferStormTruth t)
     {
         var sb = new StringBuilder();
-        sb.AppendLine($"Directory Notify Buffers (directory {t.Directory}, file key 0x{t.DirectoryFileKey:X}, named only by the FileRundown at the end):").AppendLine();
+        sb.AppendLine($"Directory Notify Buffers (directory {t.Directory}, i.e. {t.DosDirectory}; file key 0x{t.DirectoryFileKey:X}, named only by the FileRundown at the end):").AppendLine();
         Table(sb, ["Process", "PID", "Buffer (bytes)", "Arms", "Completions", "Overflows", "Bytes Returned", "Mean Bytes per Completion", "Utilisation (%)",
                 "Bytes Zeroed", "Victim Processes", "Recommendation expected", "First Arm (ns)", "Last Completion (ns)"],
             t.Watchers.Select(w => new[] { w.Process, I(w.Pid), I(w.BufferBytes), I(w.Arms), I(w.Completions), I(w.Overflows), I(w.BytesReturned),
                 N(w.MeanBytesPerCompletion, 3), N(w.UtilisationPercent, 4), I(w.BytesZeroed), string.Join(", ", w.VictimProcesses),
                 w.RecommendationExpected ? "yes" : "no", I(w.FirstArmNs), I(w.LastCompletionNs) }));
         sb.AppendLine().AppendLine("Directory Notify Victims:").AppendLine();
-        Table(sb, ["Process", "PID", "File Operations", "Creates", "Deletes", "Renames", "Writes", "Demand-Zero Faults", "Watchers", "Notify CPU (ms)"],
+        Table(sb, ["Process", "PID", "File Operations (changes)", "Creates", "Deletes", "Renames", "Writes", "Demand-Zero Faults", "Watchers", "Notify CPU (ms)", "All FileIo operations"],
             t.Victims.Select(v => new[] { v.Process, I(v.Pid), I(v.FileOperations), I(v.Creates), I(v.Deletes), I(v.Renames), I(v.Writes), I(v.DemandZeroFaults),
-                I(v.Watchers), v.NotifyCpuMs is { } ms ? N(ms, 3) : "— (no symbols)" }));
+                I(v.Watchers), v.NotifyCpuMs is { } ms ? N(ms, 3) : "— (no symbols)", I(v.AllOperations) }));
         sb.AppendLine().AppendLine($"Not a victim: {t.ReadOnlyProcess} (PID {t.ReadOnlyPid}) only opens and reads files there.");
         return sb.ToString();
     }

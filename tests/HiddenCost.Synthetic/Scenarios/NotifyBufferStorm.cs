@@ -51,21 +51,24 @@ public sealed record WatcherTruth(
     IReadOnlyList<string> VictimProcesses, bool RecommendationExpected, long FirstArmNs, long LastCompletionNs);
 
 /// <summary>One row of Directory Notify Victims.</summary>
-/// <param name="FileOperations">FileIo operation events (Create, Read, Write, SetInfo, Delete, Rename, Cleanup, Close) of the process on files in the directory.</param>
+/// <param name="FileOperations">The process's changes to files in the directory: Creates + Deletes + Renames + Writes (a Cleanup, Close or Read is not a change).</param>
 /// <param name="Creates">Creates with a disposition that created the file.</param>
 /// <param name="Deletes">Delete events plus SetInfo with a disposition information class.</param>
 /// <param name="DemandZeroFaults">The process's DemandZero faults (all logged while the directory was watched).</param>
 /// <param name="Watchers">Watcher rows on the directory.</param>
 /// <param name="NotifyCpuMs">Null: the synthetic images have no symbols, so the notification path cannot be named.</param>
+/// <param name="AllOperations">Every FileIo operation event of the process on files in the directory (Create, Read, Write, SetInfo, Delete, Rename, Cleanup, Close).</param>
 public sealed record VictimTruth(
     string Process, int Pid, string Directory, int FileOperations, int Creates, int Deletes, int Renames, int Writes,
-    int DemandZeroFaults, int Watchers, double? NotifyCpuMs);
+    int DemandZeroFaults, int Watchers, double? NotifyCpuMs, int AllOperations);
 
 /// <summary>Ground truth of a notify buffer storm trace.</summary>
 /// <param name="ReadOnlyProcess">SearchProtocolHost.exe: opens and reads files in the directory, must not be a victim.</param>
+/// <param name="Directory">NT path of the watched directory.</param>
+/// <param name="DosDirectory">The same through the trace's volume mapping (\Device\HarddiskVolume3\ → C:\).</param>
 public sealed record NotifyBufferStormTruth(
     IReadOnlyList<WatcherTruth> Watchers, IReadOnlyList<VictimTruth> Victims, string ReadOnlyProcess, int ReadOnlyPid,
-    string Directory, ulong DirectoryFileKey);
+    string Directory, ulong DirectoryFileKey, string DosDirectory);
 
 /// <summary>
 /// Notify buffer storm (issue 8): SyncAgent.exe watches <c>\Device\HarddiskVolume3\Data\Inbox</c> with a 2 MiB
@@ -76,6 +79,7 @@ public sealed record NotifyBufferStormTruth(
 public sealed class NotifyBufferStorm
 {
     public const string DirectoryPath = @"\Device\HarddiskVolume3\Data\Inbox";
+    public const string DosDirectoryPath = @"C:\Data\Inbox";
 
     private readonly TraceBuilder _b;
     private readonly NotifyBufferStormOptions _o;
@@ -397,8 +401,9 @@ public sealed class NotifyBufferStorm
                 w.Buffer > 64 * 1024 && w.Overflows == 0 && mean < w.Buffer / 16.0,
                 trace.ToTraceNs(w.FirstArm), trace.ToTraceNs(w.LastCompletion));
         }).ToArray();
-        var victimRows = victims.Select(kv => new VictimTruth(kv.Key.ImageName, kv.Key.Pid, DirectoryPath, kv.Value.Operations, kv.Value.Creates,
-            kv.Value.Deletes, kv.Value.Renames, kv.Value.Writes, kv.Value.DemandZero, _watchers.Count, null)).ToArray();
-        return new NotifyBufferStormTruth(watchers, victimRows, _reader.ImageName, _reader.Pid, DirectoryPath, _dirKey);
+        var victimRows = victims.Select(kv => new VictimTruth(kv.Key.ImageName, kv.Key.Pid, DirectoryPath,
+            kv.Value.Creates + kv.Value.Deletes + kv.Value.Renames + kv.Value.Writes, kv.Value.Creates,
+            kv.Value.Deletes, kv.Value.Renames, kv.Value.Writes, kv.Value.DemandZero, _watchers.Count, null, kv.Value.Operations)).ToArray();
+        return new NotifyBufferStormTruth(watchers, victimRows, _reader.ImageName, _reader.Pid, DirectoryPath, _dirKey, DosDirectoryPath);
     }
 }
