@@ -2,6 +2,7 @@ using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.DirectoryNotify;
 using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.TraceReadiness;
 using HiddenCost.Analysis.Tables.TraceInfo;
 
 namespace HiddenCost.Analysis;
@@ -14,6 +15,7 @@ public static class TableCatalog
     {
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(),
+        new TraceReadinessAnalysis(session),
         new DirectoryNotifyAnalysis(session),
     };
 
