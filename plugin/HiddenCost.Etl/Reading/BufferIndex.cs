@@ -1,5 +1,4 @@
 using HiddenCost.Etl.Buffers;
-using Microsoft.Win32.SafeHandles;
 
 namespace HiddenCost.Etl.Reading;
 
@@ -14,20 +13,20 @@ internal sealed class BufferIndex
 
     public IReadOnlyDictionary<int, List<long>> ByProcessor => _byProcessor;
 
-    public static BufferIndex Build(SafeFileHandle file, long length, TraceHealth health)
+    public static BufferIndex Build(ByteSource source, TraceHealth health)
     {
         var index = new BufferIndex();
+        long length = source.Length;
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
         long offset = 0;
         while (offset < length)
         {
-            if (length - offset < BufferHeader.Size)
+            if (length - offset < BufferHeader.Size || source.Read(raw, offset) < BufferHeader.Size)
             {
                 health.Truncated = true;
                 health.Warn(offset, $"file ends {length - offset} bytes into a buffer header");
                 break;
             }
-            RandomAccess.Read(file, raw, offset);
             var h = BufferHeader.Parse(raw);
             if (h.BufferSize < BufferHeader.Size || h.BufferSize > BufferHeader.MaxBufferSize)
             {

@@ -1,5 +1,4 @@
 using HiddenCost.Etl.Header;
-using Microsoft.Win32.SafeHandles;
 
 namespace HiddenCost.Etl.Reading;
 
@@ -14,13 +13,13 @@ internal sealed class Merger
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
 
-    public Merger(SafeFileHandle file, BufferIndex index, TraceHealth health, TraceHeader header)
+    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         var scratch = new SharedScratch();
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(file, cpu, offsets, health, scratch);
+            var stream = new ProcessorStream(source, cpu, offsets, health, scratch, decompressionLimit);
             if (stream.MoveNext()) _queue.Enqueue(stream, (stream.Current.Timestamp, cpu));
         }
     }

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
+using System.Numerics;
 using HiddenCost.Etl.Buffers;
 using HiddenCost.Etl.Records;
-using Microsoft.Win32.SafeHandles;
 
 namespace HiddenCost.Etl.Reading;
 
@@ -11,7 +11,8 @@ namespace HiddenCost.Etl.Reading;
 /// </summary>
 internal sealed class ProcessorStream
 {
-    private readonly SafeFileHandle _file;
+    private readonly ByteSource _source;
+    private readonly int _maxDataSize;
     private readonly IReadOnlyList<long> _offsets;
     private readonly TraceHealth _health;
     private readonly SharedScratch _scratch;
@@ -22,9 +23,14 @@ internal sealed class ProcessorStream
     private int _next;
     private long _lastTimestamp = long.MinValue;
 
-    public ProcessorStream(SafeFileHandle file, int processor, IReadOnlyList<long> offsets, TraceHealth health, SharedScratch scratch)
+    /// <param name="maxDataSize">
+    /// The most bytes a compressed buffer may claim to decompress to: the session's buffer size. SavedOffset
+    /// is checked against it before anything is allocated, so a corrupt field cannot ask for gigabytes.
+    /// </param>
+    public ProcessorStream(ByteSource source, int processor, IReadOnlyList<long> offsets, TraceHealth health, SharedScratch scratch, int maxDataSize)
     {
-        _file = file;
+        _source = source;
+        _maxDataSize = maxDataSize;
         Processor = processor;
         _offsets = offsets;
         _health = health;
@@ -86,8 +92,10 @@ internal sealed class ProcessorStream
         BufferOffset = offset;
         _end = 0;
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
-        RandomAccess.Read(_file, raw, offset);
+        if (_source.Read(raw, offset) < BufferHeader.Size) return Damaged(offset, "buffer header could not be read (file shrank?)");
         var h = BufferHeader.Parse(raw);
+        if (h.BufferSize < BufferHeader.Size || h.BufferSize > BufferHeader.MaxBufferSize)
+            return Damaged(offset, $"buffer size {h.BufferSize} is impossible");
         _health.Buffers++;
         if ((h.Flags & BufferFlags.EventsLost) != 0) _health.BuffersWithEventsLost++;
         if ((h.Flags & BufferFlags.BufferLost) != 0) _health.BuffersFlaggedLost++;
@@ -96,13 +104,14 @@ internal sealed class ProcessorStream
         if (h.IsCompressed)
         {
             _health.CompressedBuffers++;
-            if (saved < BufferHeader.Size || saved > BufferHeader.MaxBufferSize)
-                return Damaged(offset, $"compressed buffer declares {saved} bytes of data");
+            if (saved < BufferHeader.Size || saved > _maxDataSize)
+                return Damaged(offset, $"compressed buffer declares {saved} bytes of data (at most {_maxDataSize} possible)");
             EnsureCapacity((int)saved);
             raw.CopyTo(_data);
             int compressedLength = (int)h.BufferSize - BufferHeader.Size;
             var input = _scratch.Get(compressedLength);
-            RandomAccess.Read(_file, input, offset + BufferHeader.Size);
+            if (_source.Read(input, offset + BufferHeader.Size) < compressedLength)
+                return Damaged(offset, "compressed buffer could not be read in full (file shrank?)");
             int expected = (int)saved - BufferHeader.Size;
             int written = XpressDecoder.Decompress(input, _data.AsSpan(BufferHeader.Size, expected));
             if (written != expected)
@@ -115,7 +124,8 @@ internal sealed class ProcessorStream
             // Uncompressed: the data ends at SavedOffset; a zero or impossible value means the whole buffer.
             if (saved < BufferHeader.Size || saved > h.BufferSize) saved = h.BufferSize;
             EnsureCapacity((int)saved);
-            RandomAccess.Read(_file, _data.AsSpan(0, (int)saved), offset);
+            if (_source.Read(_data.AsSpan(0, (int)saved), offset) < saved)
+                return Damaged(offset, "buffer could not be read in full (file shrank?)");
         }
         _end = (int)saved;
         _next = BufferHeader.Size;
@@ -131,7 +141,8 @@ internal sealed class ProcessorStream
 
     private void EnsureCapacity(int size)
     {
-        if (_data.Length < size) _data = new byte[Math.Max(size, 64 * 1024)];
+        // Powers of two, so a stream whose buffers grow a little at a time reallocates only a few times.
+        if (_data.Length < size) _data = new byte[(int)Math.Min(BitOperations.RoundUpToPowerOf2((uint)size), BufferHeader.MaxBufferSize)];
     }
 }
 
