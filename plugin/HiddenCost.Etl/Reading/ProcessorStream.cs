@@ -11,6 +11,8 @@ namespace HiddenCost.Etl.Reading;
 /// </summary>
 internal sealed class ProcessorStream
 {
+    private const int MaxInversionWarnings = 10;
+
     private readonly ByteSource _source;
     private readonly int _maxDataSize;
     private readonly IReadOnlyList<long> _offsets;
@@ -67,7 +69,13 @@ internal sealed class ProcessorStream
                     _health.TraceMessagesSkipped++;
                     continue;
                 }
-                if (Current.Timestamp < _lastTimestamp) _health.TimeInversions++;
+                if (Current.Timestamp < _lastTimestamp)
+                {
+                    // The file itself is out of order here; the merge keeps each processor's file order, so the
+                    // inversion shows in the output too. Counted always, described for the first few.
+                    if (++_health.TimeInversions <= MaxInversionWarnings)
+                        _health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is {_lastTimestamp - Current.Timestamp} ticks earlier than the one before it");
+                }
                 _lastTimestamp = Current.Timestamp;
                 return true;
             }
