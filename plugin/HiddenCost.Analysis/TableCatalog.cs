@@ -1,0 +1,23 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.TraceInfo;
+
+namespace HiddenCost.Analysis;
+
+/// <summary>Every table HiddenCost offers, known before any trace is opened (WPA lists them at load time).</summary>
+public static class TableCatalog
+{
+    /// <summary>Fresh analyses for one pass over one trace, in the order their tables are listed.</summary>
+    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses() => new ITraceAnalysis[]
+    {
+        new TraceInfoAnalysis(),
+        new EventCountsAnalysis(),
+    };
+
+    public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses().SelectMany(a => a.Tables).ToArray();
+
+    public static TableSpec? Find(string nameOrGuid) =>
+        All.FirstOrDefault(t => string.Equals(t.Name, nameOrGuid, StringComparison.OrdinalIgnoreCase)
+                                || (Guid.TryParse(nameOrGuid, out var g) && t.Id == g));
+}

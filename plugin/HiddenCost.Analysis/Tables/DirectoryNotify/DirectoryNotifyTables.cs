@@ -1,0 +1,41 @@
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tables.DirectoryNotify;
+
+/// <summary>The two Directory Notify tables' specs (column names are a public contract, from issue 8).</summary>
+public static class DirectoryNotifyTables
+{
+    public static readonly TableSpec Buffers = new TableSpecBuilder(TableIds.DirectoryNotifyBuffers, "Directory Notify Buffers",
+            "Who watches which directory (ReadDirectoryChangesW / FileSystemWatcher) with what buffer, and what the kernel's " +
+            "allocation and zeroing of that buffer for every change batch costs.", "HiddenCost/Directory Notify")
+        .Column("Process", ColumnType.Text, role: ColumnRole.ProcessName, description: "the watching process")
+        .Column("PID", ColumnType.Integer, role: ColumnRole.ProcessId)
+        .Column("Directory", ColumnType.Text, description: "the watched directory (NT path), or its file key when no name event named it")
+        .Column("Buffer (bytes)", ColumnType.Integer, ColumnUnit.Bytes, description: "the notification buffer length the watcher passes")
+        .Column("Arms", ColumnType.Integer, ColumnUnit.Count, description: "DirNotify requests issued")
+        .Column("Completions", ColumnType.Integer, ColumnUnit.Count, ColumnRole.GraphValue, "requests completed with changes or overflow: each one allocates and zeroes the buffer")
+        .Column("Overflows", ColumnType.Integer, ColumnUnit.Count, description: "completions with STATUS_NOTIFY_ENUM_DIR (changes did not fit; no data returned)")
+        .Column("Bytes Returned", ColumnType.Integer, ColumnUnit.Bytes)
+        .Column("Mean Bytes per Completion", ColumnType.Decimal, ColumnUnit.Bytes, description: "over completions that returned data")
+        .Column("Utilisation (%)", ColumnType.Decimal, ColumnUnit.Percent, description: "mean bytes per completion ÷ buffer size")
+        .Column("Bytes Zeroed", ColumnType.Integer, ColumnUnit.Bytes, description: "completions × buffer size")
+        .Column("Victim Processes", ColumnType.Text, description: "other processes that changed files in the directory while it was watched")
+        .Column("Recommended Buffer (bytes)", ColumnType.Integer, ColumnUnit.Bytes, description: "empty when the buffer is already right-sized")
+        .Column("First Arm", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime)
+        .Column("Last Completion", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.EndTime)
+        .Build(new TableView(new[] { "Process", "Directory" }, "Completions", new[] { "Bytes Zeroed" }));
+
+    public static readonly TableSpec Victims = new TableSpecBuilder(TableIds.DirectoryNotifyVictims, "Directory Notify Victims",
+            "Processes that changed files in watched directories and so paid for the watchers' buffer zeroing.", "HiddenCost/Directory Notify")
+        .Column("Process", ColumnType.Text, role: ColumnRole.ProcessName)
+        .Column("PID", ColumnType.Integer, role: ColumnRole.ProcessId)
+        .Column("Directory", ColumnType.Text)
+        .Column("File Operations", ColumnType.Integer, ColumnUnit.Count, ColumnRole.GraphValue, "creates + deletes + renames + writes in the directory while watched")
+        .Column("Creates", ColumnType.Integer, ColumnUnit.Count)
+        .Column("Deletes", ColumnType.Integer, ColumnUnit.Count)
+        .Column("Renames", ColumnType.Integer, ColumnUnit.Count)
+        .Column("Demand-Zero Faults", ColumnType.Integer, ColumnUnit.Count, description: "the process's demand-zero page faults while the directory was watched")
+        .Column("Watchers", ColumnType.Integer, ColumnUnit.Count, description: "watchers (process, buffer) on the directory")
+        .Column("Notify CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "CPU samples in FsRtlNotify*/memset; needs resolved kernel symbols, empty otherwise")
+        .Build(new TableView(new[] { "Directory", "Process" }, "File Operations", new[] { "File Operations" }));
+}

@@ -1,0 +1,239 @@
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tables.DirectoryNotify;
+
+/// <summary>
+/// The Directory Notify analysis without ETW types: fed decoded FileIo and page-fault facts in time order,
+/// it tracks every watch handle, matches completions to arms by IRP, attributes file changes in watched
+/// directories to victim processes, and builds the two tables. Names may arrive late (file rundown comes at
+/// the end of a trace), so changes it cannot place yet are kept, bounded, and placed at the end.
+/// </summary>
+public sealed class DirectoryNotifyTracker
+{
+    private const int MaxDeferredChanges = 4_000_000;
+
+    private readonly Dictionary<ulong, string> _names = new();
+    private readonly Dictionary<ulong, WatchHandle> _handles = new();
+    private readonly Dictionary<ulong, WatchHandle> _pendingNotify = new();
+    private readonly Dictionary<ulong, PendingCreate> _pendingCreates = new();
+    private readonly List<WatchHandle> _allHandles = new();
+    private readonly List<WatchHandle> _active = new();
+    private readonly Dictionary<(ProcessRef Process, ulong Directory), VictimCounts> _victims = new();
+    private readonly List<DeferredChange> _deferred = new();
+    private long _droppedChanges;
+
+    /// <summary>A name event: FileKey (or FileObject) → NT path.</summary>
+    public void FileName(ulong fileKey, string name)
+    {
+        if (fileKey != 0 && name.Length > 0) _names[fileKey] = name;
+    }
+
+    /// <summary>A DirNotify request: the watcher (re-)arms its buffer on a directory handle.</summary>
+    public void Arm(long t, ulong irp, ulong fileObject, ulong fileKey, ProcessRef process, long bufferBytes)
+    {
+        if (!_handles.TryGetValue(fileObject, out var handle) || handle.EndNs != long.MaxValue
+            || handle.Process != process || handle.BufferBytes != bufferBytes)
+        {
+            handle = new WatchHandle(fileObject, fileKey != 0 ? fileKey : fileObject, process, bufferBytes, t);
+            _handles[fileObject] = handle;
+            _allHandles.Add(handle);
+            _active.Add(handle);
+        }
+        handle.Arms++;
+        _pendingNotify[irp] = handle;
+    }
+
+    /// <summary>FileIo OperationEnd: completes a pending DirNotify or Create with the same IRP.</summary>
+    public void OperationEnd(long t, ulong irp, ulong information, uint status)
+    {
+        if (_pendingNotify.Remove(irp, out var handle))
+        {
+            switch (status)
+            {
+                case NtStatus.Success:
+                    handle.Completions++;
+                    handle.BytesReturned += (long)information;
+                    if (information > 0) handle.DataCompletions++;
+                    handle.LargestBatch = Math.Max(handle.LargestBatch, (long)information);
+                    handle.LastCompletionNs = t;
+                    break;
+                case NtStatus.NotifyEnumDir:
+                    handle.Completions++;
+                    handle.Overflows++;
+                    handle.LastCompletionNs = t;
+                    break;
+                default:
+                    // Cancelled, cleanup or an error: the watch ended without a change batch.
+                    End(handle, t);
+                    break;
+            }
+            return;
+        }
+        if (_pendingCreates.Remove(irp, out var create))
+        {
+            // IoStatus.Information of a create: 0 superseded, 1 opened, 2 created, 3 overwritten.
+            bool changed = (status & 0xC000_0000) != 0xC000_0000 && information is 0 or 2 or 3;
+            if (changed) Record(create.Time, FileChangeKind.Create, create.Process, create.Path, 0);
+        }
+    }
+
+    /// <summary>A FileIo Create; counted as a change when its disposition can create or replace a file.</summary>
+    public void Create(long t, ulong irp, ulong fileObject, ProcessRef process, string path, int disposition)
+    {
+        // 0 Supersede, 2 Create, 3 OpenIf, 4 Overwrite, 5 OverwriteIf can change the directory; 1 Open never does.
+        if (disposition is not (0 or 2 or 3 or 4 or 5)) return;
+        if (irp != 0) _pendingCreates[irp] = new PendingCreate(t, process, path);
+        else if (disposition != 3) Record(t, FileChangeKind.Create, process, path, 0);
+        if (_pendingCreates.Count > MaxDeferredChanges) _pendingCreates.Clear();
+    }
+
+    /// <summary>A delete, rename or write of the file with <paramref name="fileKey"/>.</summary>
+    public void Change(long t, FileChangeKind kind, ulong fileKey, ProcessRef process)
+    {
+        _names.TryGetValue(fileKey, out var path);
+        Record(t, kind, process, path, fileKey);
+    }
+
+    /// <summary>FileIo Cleanup/Close of a file object: ends a watch on that handle.</summary>
+    public void Cleanup(long t, ulong fileObject)
+    {
+        if (_handles.TryGetValue(fileObject, out var handle) && handle.EndNs == long.MaxValue) End(handle, t);
+    }
+
+    /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
+    public void DemandZero(long t, ProcessRef process)
+    {
+        ulong previous = 0;
+        foreach (var h in _active)
+        {
+            if (h.Directory == previous || h.Process == process) continue;
+            previous = h.Directory;
+            Counts(process, h.Directory).DemandZeroFaults++;
+        }
+    }
+
+    public (Table Buffers, Table Victims) Build()
+    {
+        foreach (var d in _deferred) Place(d.Time, d.Kind, d.Process, d.Path ?? _names.GetValueOrDefault(d.FileKey), fromDeferred: true);
+        _deferred.Clear();
+
+        var watchersByDirectory = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Select(h => h.Process).ToHashSet());
+        var victimsByDirectory = _victims
+            .Where(v => v.Value.Operations > 0 && !watchersByDirectory[v.Key.Directory].Contains(v.Key.Process))
+            .GroupBy(v => v.Key.Directory)
+            .ToDictionary(g => g.Key, g => g.ToArray());
+
+        var buffers = new Table(DirectoryNotifyTables.Buffers);
+        var rows = _allHandles.GroupBy(h => (h.Process, h.Directory, h.BufferBytes))
+            .OrderByDescending(g => g.Sum(h => h.Completions) * g.Key.BufferBytes)
+            .ThenBy(g => g.Key.Process.Pid).ThenBy(g => DirectoryName(g.Key.Directory), StringComparer.Ordinal);
+        foreach (var g in rows)
+        {
+            long arms = g.Sum(h => h.Arms), completions = g.Sum(h => h.Completions), overflows = g.Sum(h => h.Overflows);
+            long bytes = g.Sum(h => h.BytesReturned), dataCompletions = g.Sum(h => h.DataCompletions);
+            long largest = g.Max(h => h.LargestBatch);
+            double? mean = dataCompletions > 0 ? (double)bytes / dataCompletions : null;
+            long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
+            var victims = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef, ulong), VictimCounts>>();
+            buffers.AddRow(g.Key.Process.Name, (long)g.Key.Process.Pid, DirectoryName(g.Key.Directory), g.Key.BufferBytes,
+                arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
+                completions * g.Key.BufferBytes,
+                string.Join(", ", victims.Select(v => v.Key.Item1).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
+                BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
+                g.Min(h => h.FirstArmNs), last);
+        }
+
+        var victimTable = new Table(DirectoryNotifyTables.Victims);
+        foreach (var (directory, list) in victimsByDirectory.OrderBy(d => DirectoryName(d.Key), StringComparer.Ordinal))
+        {
+            long watchers = _allHandles.Where(h => h.Directory == directory).Select(h => (h.Process, h.BufferBytes)).Distinct().Count();
+            foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
+                victimTable.AddRow(key.Process.Name, (long)key.Process.Pid, DirectoryName(directory), c.Operations, c.Creates,
+                    c.Deletes, c.Renames, c.DemandZeroFaults, watchers, null);
+        }
+        if (_droppedChanges > 0)
+            victimTable.AddNote($"{_droppedChanges:N0} file changes could not be placed in a directory (the trace named neither the file nor its directory in time).");
+        return (buffers, victimTable);
+    }
+
+    private void Record(long t, FileChangeKind kind, ProcessRef process, string? path, ulong fileKey)
+    {
+        if (_active.Count == 0) return;
+        bool needsLater = path is null || _active.Any(h => !_names.ContainsKey(h.Directory));
+        if (!needsLater)
+        {
+            Place(t, kind, process, path, fromDeferred: false);
+            return;
+        }
+        if (_deferred.Count < MaxDeferredChanges) _deferred.Add(new DeferredChange(t, kind, process, path, fileKey));
+        else _droppedChanges++;
+    }
+
+    /// <summary>Counts a change for every watched directory that holds the file and was watched at that time.</summary>
+    private void Place(long t, FileChangeKind kind, ProcessRef process, string? path, bool fromDeferred)
+    {
+        if (path is null)
+        {
+            _droppedChanges++;
+            return;
+        }
+        ulong counted = 0;
+        IEnumerable<WatchHandle> candidates = fromDeferred ? _allHandles : _active;
+        foreach (var h in candidates)
+        {
+            if (h.Directory == counted || t < h.FirstArmNs || t >= h.EndNs) continue;
+            if (!_names.TryGetValue(h.Directory, out var directory) || !IsInside(path, directory)) continue;
+            counted = h.Directory;
+            var c = Counts(process, h.Directory);
+            c.Operations++;
+            switch (kind)
+            {
+                case FileChangeKind.Create: c.Creates++; break;
+                case FileChangeKind.Delete: c.Deletes++; break;
+                case FileChangeKind.Rename: c.Renames++; break;
+            }
+        }
+    }
+
+    private static bool IsInside(string path, string directory)
+    {
+        var dir = directory.TrimEnd('\\');
+        return path.Length > dir.Length + 1 && path[dir.Length] == '\\' && path.StartsWith(dir, StringComparison.OrdinalIgnoreCase);
+    }
+
+    private VictimCounts Counts(ProcessRef process, ulong directory)
+    {
+        if (!_victims.TryGetValue((process, directory), out var c)) _victims[(process, directory)] = c = new VictimCounts();
+        return c;
+    }
+
+    private string DirectoryName(ulong key) => _names.TryGetValue(key, out var n) ? n : $"FileKey 0x{key:X}";
+
+    private void End(WatchHandle handle, long t)
+    {
+        handle.EndNs = t;
+        _active.Remove(handle);
+    }
+
+    private sealed class WatchHandle(ulong fileObject, ulong directory, ProcessRef process, long bufferBytes, long firstArmNs)
+    {
+        public ulong FileObject { get; } = fileObject;
+        public ulong Directory { get; } = directory;
+        public ProcessRef Process { get; } = process;
+        public long BufferBytes { get; } = bufferBytes;
+        public long FirstArmNs { get; } = firstArmNs;
+        public long EndNs = long.MaxValue;
+        public long LastCompletionNs = -1;
+        public long Arms, Completions, Overflows, BytesReturned, DataCompletions, LargestBatch;
+    }
+
+    private sealed class VictimCounts
+    {
+        public long Operations, Creates, Deletes, Renames, DemandZeroFaults;
+    }
+
+    private readonly record struct PendingCreate(long Time, ProcessRef Process, string Path);
+
+    private readonly record struct DeferredChange(long Time, FileChangeKind Kind, ProcessRef Process, string? Path, ulong FileKey);
+}

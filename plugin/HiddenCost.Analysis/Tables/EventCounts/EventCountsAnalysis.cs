@@ -1,0 +1,165 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Etl;
+using HiddenCost.Etl.Reading;
+using HiddenCost.Etl.Records;
+
+namespace HiddenCost.Analysis.Tables.EventCounts;
+
+/// <summary>
+/// Event Counts: every distinct event kind in the trace with its count and how many carried a stack,
+/// like WPA's Generic Events summary. This is how users (and tests) see what the reader decoded.
+/// </summary>
+public sealed class EventCountsAnalysis : ITraceAnalysis
+{
+    public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.EventCounts, "Event Counts",
+            "Every event kind in the trace: provider, event, header kind, count and how many carry a stack.", "HiddenCost/Trace")
+        .Column("Provider", ColumnType.Text, description: "kernel events: the MOF group name; others: provider name when known, else the GUID")
+        .Column("Provider Id", ColumnType.Guid)
+        .Column("Event", ColumnType.Text, description: "event or opcode name when known, else the number")
+        .Column("Id", ColumnType.Integer, description: "EVENT_HEADER event id; 0 for kernel and classic events")
+        .Column("Opcode", ColumnType.Integer)
+        .Column("Version", ColumnType.Integer)
+        .Column("Header", ColumnType.Text, description: "SYSTEM, PERFINFO, EVENT_HEADER or CLASSIC")
+        .Column("Count", ColumnType.Integer, ColumnUnit.Count, ColumnRole.GraphValue)
+        .Column("With Stack", ColumnType.Integer, ColumnUnit.Count, description: "events with a stack (StackWalk event or stack extended item)")
+        .Build(new TableView(new[] { "Provider", "Event" }, "Count", new[] { "Count" }));
+
+    // Stack events follow their event closely but not always on the same processor: search the last few hundred.
+    private const int RingSize = 256;
+    private const int StackTraceExt32 = 5, StackTraceExt64 = 6, EventSchemaTl = 11, ProviderTraits = 12, StackKey32 = 17, StackKey64 = 18;
+
+    private readonly Dictionary<RowKey, Counter> _rows = new();
+    private readonly Recent[] _recent = new Recent[RingSize];
+    private int _recentNext;
+
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { Spec };
+
+    public void OnEvent(in EtwEvent e)
+    {
+        var key = KeyOf(e);
+        if (!_rows.TryGetValue(key, out var counter)) _rows[key] = counter = new Counter();
+        counter.Count++;
+
+        if (e.Kind == RecordHeaderKind.EventHeader)
+        {
+            if (HasStackItem(e.ExtendedData)) counter.WithStack++;
+            return;
+        }
+        if (e.IsKernel && e.Group == KernelGroups.StackWalk && e.Opcode is 32 or 37 or 38)
+        {
+            MarkStacked(PayloadReader.I64(e.Payload, 0), PayloadReader.I32(e.Payload, 12));
+            return;
+        }
+        if (e.IsKernel)
+        {
+            // A CPU sample names its thread in the payload (after the instruction pointer), not the header.
+            int thread = e.Is(KernelGroups.PerfInfo, 46) ? PayloadReader.I32(e.Payload, e.PointerSize) : e.ThreadId;
+            Remember(e.RawTimestamp, thread, counter);
+        }
+    }
+
+    public IReadOnlyList<Table> Complete(AnalysisContext context)
+    {
+        var table = new Table(Spec);
+        foreach (var (k, c) in _rows.OrderByDescending(r => r.Value.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal))
+            table.AddRow(k.ProviderName, k.ProviderId, k.EventName, (long)k.Id, (long)k.Opcode, (long)k.Version, k.Header, c.Count, c.WithStack);
+        return new[] { table };
+    }
+
+    private static RowKey KeyOf(in EtwEvent e)
+    {
+        switch (e.Kind)
+        {
+            case RecordHeaderKind.System or RecordHeaderKind.Compact or RecordHeaderKind.PerfInfo:
+                return new RowKey(KernelGroups.NameOf(e.Group), e.ProviderId,
+                    EventNames.KernelEvent(e.Group, e.Opcode) ?? e.Opcode.ToString(), 0, e.Opcode, e.Version,
+                    e.Kind == RecordHeaderKind.PerfInfo ? "PERFINFO" : "SYSTEM");
+            case RecordHeaderKind.EventHeader:
+            {
+                var (tlProvider, tlEvent) = TraceLoggingNames(e.ExtendedData);
+                var provider = tlProvider ?? EventNames.Provider(e.ProviderId) ?? e.ProviderId.ToString();
+                return new RowKey(provider, e.ProviderId, tlEvent ?? e.EventId.ToString(), e.EventId, e.Opcode, e.Version, "EVENT_HEADER");
+            }
+            default:
+                return new RowKey(EventNames.Provider(e.ProviderId) ?? e.ProviderId.ToString(), e.ProviderId,
+                    EventNames.ClassicEvent(e.ProviderId, e.Opcode) ?? e.Opcode.ToString(), 0, e.Opcode, e.Version, "CLASSIC");
+        }
+    }
+
+    private static bool HasStackItem(ReadOnlySpan<byte> ext)
+    {
+        foreach (var (type, _) in new ExtendedItems(ext))
+            if (type is StackTraceExt32 or StackTraceExt64 or StackKey32 or StackKey64) return true;
+        return false;
+    }
+
+    /// <summary>TraceLogging events name their provider (PROV_TRAITS) and themselves (EVENT_SCHEMA_TL).</summary>
+    private static (string? Provider, string? Event) TraceLoggingNames(ReadOnlySpan<byte> ext)
+    {
+        string? provider = null, name = null;
+        foreach (var (type, data) in new ExtendedItems(ext))
+        {
+            if (type == ProviderTraits && data.Length > 2)
+            {
+                int at = 2;
+                provider = PayloadReader.ReadAnsiString(data, ref at);
+            }
+            else if (type == EventSchemaTl && data.Length > 2)
+            {
+                int at = 2;
+                while (at < data.Length && (data[at] & 0x80) != 0) at++; // event tags: high bit = more follow
+                at++;
+                name = PayloadReader.ReadAnsiString(data, ref at);
+            }
+        }
+        return (provider, name);
+    }
+
+    private void Remember(long timestamp, int threadId, Counter counter)
+    {
+        _recent[_recentNext] = new Recent(timestamp, threadId, counter);
+        _recentNext = (_recentNext + 1) % RingSize;
+    }
+
+    /// <summary>A stack event names its event by (timestamp, thread); kernel and user halves count once.</summary>
+    private void MarkStacked(long eventTimestamp, int threadId)
+    {
+        // Newest first: the event a stack belongs to is almost always the latest with its timestamp.
+        for (int n = 1; n <= RingSize; n++)
+        {
+            ref var r = ref _recent[(_recentNext - n + RingSize) % RingSize];
+            if (r.Counter is null || r.Timestamp != eventTimestamp || (r.ThreadId >= 0 && threadId >= 0 && r.ThreadId != threadId)) continue;
+            if (!r.Stacked)
+            {
+                r.Stacked = true;
+                r.Counter.WithStack++;
+            }
+            return;
+        }
+    }
+
+    private readonly record struct RowKey(string ProviderName, Guid ProviderId, string EventName, ushort Id, byte Opcode, byte Version, string Header);
+
+    private sealed class Counter
+    {
+        public long Count;
+        public long WithStack;
+    }
+
+    private struct Recent
+    {
+        public Recent(long timestamp, int threadId, Counter counter)
+        {
+            Timestamp = timestamp;
+            ThreadId = threadId;
+            Counter = counter;
+            Stacked = false;
+        }
+
+        public long Timestamp;
+        public int ThreadId;
+        public Counter? Counter;
+        public bool Stacked;
+    }
+}

@@ -1,0 +1,102 @@
+using HiddenCost.Etl;
+
+namespace HiddenCost.Analysis.Tables.EventCounts;
+
+/// <summary>
+/// Names for events and providers, as WPA's Generic Events and Microsoft's MOF classes name them
+/// (kernel opcode names: ntwmi.h PERFINFO_LOG_TYPE_* / KernelTraceEventParser.cs; providers: their manifests).
+/// </summary>
+public static class EventNames
+{
+    private static readonly Dictionary<int, string> Kernel = new()
+    {
+        [Key(KernelGroups.EventTrace, 0)] = "Header", [Key(KernelGroups.EventTrace, 5)] = "Extension",
+        [Key(KernelGroups.EventTrace, 8)] = "RundownComplete", [Key(KernelGroups.EventTrace, 32)] = "EndExtension",
+        [Key(KernelGroups.EventTrace, 80)] = "PartitionInfoExtension",
+        [Key(KernelGroups.Process, 1)] = "Start", [Key(KernelGroups.Process, 2)] = "End",
+        [Key(KernelGroups.Process, 3)] = "DCStart", [Key(KernelGroups.Process, 4)] = "DCEnd",
+        [Key(KernelGroups.Process, 10)] = "PerfCtr", [Key(KernelGroups.Process, 11)] = "PerfCtrRundown",
+        [Key(KernelGroups.Process, 32)] = "Terminate", [Key(KernelGroups.Process, 33)] = "PerfCtrRundown",
+        [Key(KernelGroups.Process, 39)] = "Defunct",
+        [Key(KernelGroups.Thread, 1)] = "Start", [Key(KernelGroups.Thread, 2)] = "End",
+        [Key(KernelGroups.Thread, 3)] = "DCStart", [Key(KernelGroups.Thread, 4)] = "DCEnd",
+        [Key(KernelGroups.Thread, 36)] = "CSwitch", [Key(KernelGroups.Thread, 37)] = "CompCS",
+        [Key(KernelGroups.Thread, 50)] = "ReadyThread", [Key(KernelGroups.Thread, 72)] = "SetName",
+        [Key(KernelGroups.Image, 2)] = "Unload", [Key(KernelGroups.Image, 3)] = "DCStart",
+        [Key(KernelGroups.Image, 4)] = "DCEnd", [Key(KernelGroups.Image, 10)] = "Load",
+        [Key(KernelGroups.Image, 33)] = "KernelBase", [Key(KernelGroups.Image, 34)] = "HypercallPage",
+        [Key(KernelGroups.PerfInfo, 46)] = "SampledProfile", [Key(KernelGroups.PerfInfo, 51)] = "SysClEnter",
+        [Key(KernelGroups.PerfInfo, 52)] = "SysClExit", [Key(KernelGroups.PerfInfo, 66)] = "ThreadedDPC",
+        [Key(KernelGroups.PerfInfo, 67)] = "ISR", [Key(KernelGroups.PerfInfo, 68)] = "DPC",
+        [Key(KernelGroups.PerfInfo, 69)] = "TimerDPC", [Key(KernelGroups.PerfInfo, 72)] = "SetInterval",
+        [Key(KernelGroups.PerfInfo, 73)] = "CollectionStart", [Key(KernelGroups.PerfInfo, 74)] = "CollectionEnd",
+        [Key(KernelGroups.StackWalk, 32)] = "Stack", [Key(KernelGroups.StackWalk, 34)] = "KeyCreate",
+        [Key(KernelGroups.StackWalk, 35)] = "KeyDelete", [Key(KernelGroups.StackWalk, 36)] = "KeyRundown",
+        [Key(KernelGroups.StackWalk, 37)] = "StackKeyKernel", [Key(KernelGroups.StackWalk, 38)] = "StackKeyUser",
+        [Key(KernelGroups.FileIo, 0)] = "Name", [Key(KernelGroups.FileIo, 32)] = "FileCreate",
+        [Key(KernelGroups.FileIo, 35)] = "FileDelete", [Key(KernelGroups.FileIo, 36)] = "FileRundown",
+        [Key(KernelGroups.FileIo, 64)] = "Create", [Key(KernelGroups.FileIo, 65)] = "Cleanup",
+        [Key(KernelGroups.FileIo, 66)] = "Close", [Key(KernelGroups.FileIo, 67)] = "Read",
+        [Key(KernelGroups.FileIo, 68)] = "Write", [Key(KernelGroups.FileIo, 69)] = "SetInfo",
+        [Key(KernelGroups.FileIo, 70)] = "Delete", [Key(KernelGroups.FileIo, 71)] = "Rename",
+        [Key(KernelGroups.FileIo, 72)] = "DirEnum", [Key(KernelGroups.FileIo, 73)] = "Flush",
+        [Key(KernelGroups.FileIo, 74)] = "QueryInfo", [Key(KernelGroups.FileIo, 75)] = "FSControl",
+        [Key(KernelGroups.FileIo, 76)] = "OperationEnd", [Key(KernelGroups.FileIo, 77)] = "DirNotify",
+        [Key(KernelGroups.PageFault, 10)] = "TransitionFault", [Key(KernelGroups.PageFault, 11)] = "DemandZeroFault",
+        [Key(KernelGroups.PageFault, 12)] = "CopyOnWrite", [Key(KernelGroups.PageFault, 13)] = "GuardPageFault",
+        [Key(KernelGroups.PageFault, 14)] = "HardPageFault", [Key(KernelGroups.PageFault, 15)] = "AccessViolation",
+        [Key(KernelGroups.PageFault, 32)] = "HardFault", [Key(KernelGroups.PageFault, 98)] = "VirtualAlloc",
+        [Key(KernelGroups.PageFault, 99)] = "VirtualFree",
+        [Key(KernelGroups.Registry, 10)] = "Create", [Key(KernelGroups.Registry, 11)] = "Open",
+        [Key(KernelGroups.Registry, 12)] = "Delete", [Key(KernelGroups.Registry, 13)] = "Query",
+        [Key(KernelGroups.Registry, 14)] = "SetValue", [Key(KernelGroups.Registry, 15)] = "DeleteValue",
+        [Key(KernelGroups.Registry, 16)] = "QueryValue", [Key(KernelGroups.Registry, 17)] = "EnumerateKey",
+        [Key(KernelGroups.Registry, 18)] = "EnumerateValueKey", [Key(KernelGroups.Registry, 19)] = "QueryMultipleValue",
+        [Key(KernelGroups.Registry, 20)] = "SetInformation", [Key(KernelGroups.Registry, 21)] = "Flush",
+        [Key(KernelGroups.Registry, 22)] = "KCBCreate", [Key(KernelGroups.Registry, 23)] = "KCBDelete",
+        [Key(KernelGroups.Registry, 24)] = "KCBRundownBegin", [Key(KernelGroups.Registry, 25)] = "KCBRundownEnd",
+        [Key(KernelGroups.Registry, 26)] = "Virtualize", [Key(KernelGroups.Registry, 27)] = "Close",
+        [Key(KernelGroups.DiskIo, 10)] = "Read", [Key(KernelGroups.DiskIo, 11)] = "Write",
+        [Key(KernelGroups.DiskIo, 12)] = "ReadInit", [Key(KernelGroups.DiskIo, 13)] = "WriteInit",
+        [Key(KernelGroups.DiskIo, 14)] = "FlushBuffers", [Key(KernelGroups.DiskIo, 15)] = "FlushInit",
+        [Key(KernelGroups.Alpc, 33)] = "SendMessage", [Key(KernelGroups.Alpc, 34)] = "ReceiveMessage",
+        [Key(KernelGroups.Alpc, 35)] = "WaitForReply", [Key(KernelGroups.Alpc, 36)] = "WaitForNewMessage",
+        [Key(KernelGroups.Alpc, 37)] = "UnwaitThread",
+    };
+
+    private static readonly Dictionary<Guid, string> Providers = new()
+    {
+        [new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4")] = "Microsoft-Windows-DotNETRuntime",
+        [new("a669021c-c450-4609-a035-5af59af4df18")] = "Microsoft-Windows-DotNETRuntimeRundown",
+        [new("763fd754-7086-4dfe-95eb-c01a46faf4ca")] = "Microsoft-Windows-DotNETRuntimeStress",
+        [new("6ad52b32-d609-4be9-ae07-ce8dae937e39")] = "Microsoft-Windows-RPC",
+        [new("1418ef04-b0b4-4623-bf7e-d74ab47bbdaa")] = "Microsoft-Windows-WMI-Activity",
+        [new("edd08927-9cc4-4e65-b970-c2560fb5c289")] = "Microsoft-Windows-Kernel-File",
+        [new("a0c1853b-5c40-4b15-8766-3cf1c58f985a")] = "Microsoft-Windows-PowerShell",
+        [new("b3e675d7-2554-4f18-830b-2762732560de")] = "KernelTraceControl",
+        [new("28ad2447-105b-4fe2-9599-e59b2aa9a634")] = "KernelTraceControl",
+        [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = "KernelTraceControl",
+        [new("2cb15d1d-5fc1-11d2-abe1-00a0c911f518")] = "Image",
+        [new("b675ec37-bdb6-4648-bc92-f3fdc74d3ca2")] = "Microsoft-Windows-Kernel-EventTracing",
+        [new("2a576b87-09a7-520e-c21a-4942f0271d67")] = "Microsoft-Antimalware-Scan-Interface",
+    };
+
+    /// <summary>KernelTraceControl's classic ImageID task: opcodes by SymbolTraceEventParser.cs.</summary>
+    private static readonly Dictionary<int, string> ImageIdOpcodes = new()
+    {
+        [0x00] = "ImageID", [0x20] = "None", [0x24] = "DbgID_RSDS", [0x25] = "DbgID_ILRSDS",
+        [0x26] = "DbgID_PPDB", [0x28] = "DbgDeterm", [0x40] = "FileVersion",
+    };
+
+    private static readonly Guid ImageIdTask = new("b3e675d7-2554-4f18-830b-2762732560de");
+
+    public static string? KernelEvent(byte group, byte opcode) => Kernel.GetValueOrDefault(Key(group, opcode));
+
+    public static string? Provider(Guid id) => Providers.GetValueOrDefault(id);
+
+    /// <summary>A name for a classic (EVENT_TRACE_HEADER) event when its task is known.</summary>
+    public static string? ClassicEvent(Guid provider, byte opcode) =>
+        provider == ImageIdTask ? ImageIdOpcodes.GetValueOrDefault(opcode) : null;
+
+    private static int Key(byte group, byte opcode) => group << 8 | opcode;
+}

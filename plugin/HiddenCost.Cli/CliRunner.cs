@@ -1,0 +1,113 @@
+using System.Text.Json;
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Cli.Output;
+using Spectre.Console;
+
+namespace HiddenCost.Cli;
+
+/// <summary>What `hiddencost` does once its arguments are parsed; separate from Program so tests drive it.</summary>
+public sealed class CliRunner
+{
+    private readonly TextWriter _out;
+    private readonly TextWriter _err;
+    private readonly bool _interactive;
+
+    public CliRunner(TextWriter output, TextWriter error, bool interactive)
+    {
+        _out = output;
+        _err = error;
+        _interactive = interactive;
+    }
+
+    /// <returns>0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments.</returns>
+    public int Run(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, OutputFormat format)
+    {
+        var selected = new List<TableSpec>();
+        foreach (var name in tableNames)
+        {
+            var spec = TableCatalog.Find(name);
+            if (spec is null)
+            {
+                _err.WriteLine($"error: no table named '{name}'. Tables: {string.Join(", ", TableCatalog.All.Select(t => t.Name))}");
+                return 2;
+            }
+            selected.Add(spec);
+        }
+        if (traces.Count == 0)
+        {
+            var sample = SampleLocator.Find();
+            if (sample is null)
+            {
+                _err.WriteLine($"error: no trace given and the bundled sample samples/{SampleLocator.SampleFileName} was not found");
+                return 1;
+            }
+            traces = new[] { sample };
+        }
+
+        int exit = 0;
+        using var json = format == OutputFormat.Json ? new Utf8JsonWriter(new TextWriterStream(_out), new JsonWriterOptions { Indented = true }) : null;
+        json?.WriteStartArray();
+        for (int i = 0; i < traces.Count; i++)
+        {
+            var result = Analyze(traces[i]);
+            if (result.Error is not null)
+            {
+                _err.WriteLine($"error: {result.Error}");
+                exit = 1;
+            }
+            var tables = selected.Count == 0
+                ? result.Tables
+                : selected.Select(s => result.Tables.First(t => t.Spec.Id == s.Id)).ToArray();
+            switch (format)
+            {
+                case OutputFormat.Json: JsonWriter.WriteTrace(json!, result, tables); break;
+                case OutputFormat.Csv: CsvWriter.Write(_out, result, tables, first: i == 0); break;
+                default:
+                    if (_interactive) ConsoleTableWriter.Write(AnsiConsole.Console, result, tables);
+                    else PlainTextWriter.Write(_out, result, tables);
+                    break;
+            }
+        }
+        json?.WriteEndArray();
+        json?.Flush();
+        if (format == OutputFormat.Json) _out.WriteLine();
+        _out.Flush();
+        return exit;
+    }
+
+    private AnalysisResult Analyze(string path)
+    {
+        if (!_interactive) return TraceAnalyzer.Analyze(path);
+        AnalysisResult? result = null;
+        AnsiConsole.Progress()
+            .AutoClear(true)
+            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn())
+            .Start(ctx =>
+            {
+                var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
+                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p));
+                task.Value = 1.0;
+            });
+        return result!;
+    }
+}
+
+/// <summary>Lets Utf8JsonWriter write through a TextWriter (so tests can capture JSON output as text).</summary>
+internal sealed class TextWriterStream : Stream
+{
+    private readonly TextWriter _writer;
+
+    public TextWriterStream(TextWriter writer) => _writer = writer;
+
+    public override bool CanRead => false;
+    public override bool CanSeek => false;
+    public override bool CanWrite => true;
+    public override long Length => throw new NotSupportedException();
+    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+    public override void Flush() => _writer.Flush();
+    public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+    public override void SetLength(long value) => throw new NotSupportedException();
+    public override void Write(byte[] buffer, int offset, int count) => _writer.Write(System.Text.Encoding.UTF8.GetString(buffer, offset, count));
+}

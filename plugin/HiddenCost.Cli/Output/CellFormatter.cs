@@ -1,0 +1,71 @@
+using System.Globalization;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Cli.Output;
+
+/// <summary>
+/// How a cell reads in text output: timestamps and durations in seconds/ms the way WPA shows them, decimals
+/// rounded, lock ids in hex. CSV and JSON keep the typed raw values instead.
+/// </summary>
+public static class CellFormatter
+{
+    public static string Text(ColumnSpec column, object? value) => value switch
+    {
+        null => "",
+        long ns when column.Type == ColumnType.Timestamp => (ns / 1e9).ToString("0.000000000", CultureInfo.InvariantCulture) + " s",
+        long ns when column.Type == ColumnType.Duration => (ns / 1e6).ToString("0.000", CultureInfo.InvariantCulture) + " ms",
+        long n when column.Format == "hex" => "0x" + n.ToString("X", CultureInfo.InvariantCulture),
+        long n => n.ToString("N0", CultureInfo.InvariantCulture),
+        double d when double.IsNaN(d) || double.IsInfinity(d) => "",
+        double d => d.ToString(Math.Abs(d) >= 100 ? "N1" : "0.###", CultureInfo.InvariantCulture),
+        bool b => b ? "yes" : "no",
+        Guid g => g.ToString(),
+        string s => s,
+        _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
+    };
+
+    /// <summary>Raw invariant text for CSV: numbers unformatted, timestamps in ns.</summary>
+    public static string Raw(object? value) => value switch
+    {
+        null => "",
+        double d => d.ToString("R", CultureInfo.InvariantCulture),
+        IFormattable f => f.ToString(null, CultureInfo.InvariantCulture),
+        _ => value.ToString() ?? "",
+    };
+
+    /// <summary>Numbers right-aligned in text tables.</summary>
+    public static bool IsNumeric(ColumnSpec column) =>
+        column.Type is ColumnType.Integer or ColumnType.Decimal or ColumnType.Timestamp or ColumnType.Duration;
+
+    public static string UnitName(ColumnUnit unit, ColumnType type) => type switch
+    {
+        ColumnType.Timestamp or ColumnType.Duration => "ns",
+        _ => unit switch
+        {
+            ColumnUnit.None => "",
+            ColumnUnit.Count => "count",
+            ColumnUnit.Bytes => "bytes",
+            ColumnUnit.Megabytes => "MB",
+            ColumnUnit.Nanoseconds => "ns",
+            ColumnUnit.Microseconds => "us",
+            ColumnUnit.Milliseconds => "ms",
+            ColumnUnit.Percent => "%",
+            ColumnUnit.PerSecond => "1/s",
+            ColumnUnit.Ratio => "x",
+            ColumnUnit.Megahertz => "MHz",
+            _ => unit.ToString(),
+        },
+    };
+
+    public static string TypeName(ColumnType type) => type switch
+    {
+        ColumnType.Text => "string",
+        ColumnType.Integer => "integer",
+        ColumnType.Decimal => "number",
+        ColumnType.Timestamp => "timestamp",
+        ColumnType.Duration => "duration",
+        ColumnType.Guid => "guid",
+        ColumnType.Boolean => "boolean",
+        _ => type.ToString(),
+    };
+}

@@ -1,0 +1,26 @@
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Cli.Output;
+
+/// <summary>
+/// RFC 4180 CSV: one header line per table, a leading "Trace" and "Table" column so several traces and
+/// tables concatenate into one file that spreadsheets and scripts can filter.
+/// </summary>
+public static class CsvWriter
+{
+    public static void Write(TextWriter w, AnalysisResult result, IReadOnlyList<Table> tables, bool first)
+    {
+        foreach (var table in tables)
+        {
+            if (!first) w.WriteLine();
+            first = false;
+            w.WriteLine(string.Join(",", new[] { "Trace", "Table" }.Concat(table.Spec.Columns.Select(c => c.Name)).Select(Quote)));
+            foreach (var row in table.Rows)
+                w.WriteLine(string.Join(",", new[] { result.TracePath, table.Spec.Name }.Concat(row.Select(CellFormatter.Raw)).Select(Quote)));
+        }
+    }
+
+    private static string Quote(string s) =>
+        s.IndexOfAny(new[] { ',', '"', '\n', '\r' }) >= 0 ? "\"" + s.Replace("\"", "\"\"") + "\"" : s;
+}

@@ -1,0 +1,8 @@
+namespace HiddenCost.Cli.Output;
+
+public enum OutputFormat
+{
+    Text,
+    Csv,
+    Json,
+}

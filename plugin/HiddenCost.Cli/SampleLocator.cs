@@ -1,0 +1,22 @@
+namespace HiddenCost.Cli;
+
+/// <summary>
+/// Finds the bundled synthetic sample trace (samples/hiddencost-sample.etl) that `hiddencost` analyses when
+/// given no trace: next to the program first (it is copied there at build), else up the folder tree.
+/// </summary>
+public static class SampleLocator
+{
+    public const string SampleFileName = "hiddencost-sample.etl";
+
+    public static string? Find()
+    {
+        var beside = Path.Combine(AppContext.BaseDirectory, "samples", SampleFileName);
+        if (File.Exists(beside)) return beside;
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            var candidate = Path.Combine(dir.FullName, "samples", SampleFileName);
+            if (File.Exists(candidate)) return candidate;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,196 @@
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.DirectoryNotify;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>The Directory Notify analysis fed decoded facts directly (no ETW bytes), one behaviour per test.</summary>
+[TestClass]
+public sealed class DirectoryNotifyTrackerTests
+{
+    private const string Dir = @"\Device\HarddiskVolume3\Build\out";
+    private const ulong DirKey = 0xFFFF_A000_0000_1000, DirObject = 0xFFFF_B000_0000_1000;
+    private static readonly ProcessRef Watcher = new(100, 0, "watcher.exe");
+    private static readonly ProcessRef Builder = new(200, 0, "builder.exe");
+    private static readonly ProcessRef Reader = new(300, 0, "reader.exe");
+    private const long TwoMiB = 2 * 1024 * 1024;
+
+    private static object? Cell(Table t, int row, string column) => t.Cell(row, column);
+
+    /// <summary>The watcher arms, the builder creates and deletes <paramref name="batches"/> files, each change batch completes with 300 bytes.</summary>
+    private static DirectoryNotifyTracker Storm(int batches, long buffer = TwoMiB)
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        ulong irp = 0x1000;
+        long now = 1_000;
+        t.Arm(now, irp, DirObject, DirKey, Watcher, buffer);
+        for (int i = 0; i < batches; i++)
+        {
+            ulong fileKey = 0x5000 + (ulong)i;
+            t.Create(now += 10, 0x9000 + (ulong)i, 0x7000 + (ulong)i, Builder, $@"{Dir}\f{i}.obj", disposition: 2);
+            t.OperationEnd(now += 10, 0x9000 + (ulong)i, 2, 0);
+            t.FileName(fileKey, $@"{Dir}\f{i}.obj");
+            t.DemandZero(now += 1, Builder);
+            t.Change(now += 10, FileChangeKind.Delete, fileKey, Builder);
+            t.OperationEnd(now += 10, irp, 300, 0);
+            t.Arm(now += 10, ++irp, DirObject, DirKey, Watcher, buffer);
+        }
+        return t;
+    }
+
+    [TestMethod]
+    public void Two_MiB_watcher_shows_completions_bytes_zeroed_utilisation_and_a_recommendation()
+    {
+        var (buffers, victims) = Storm(100).Build();
+        Assert.AreEqual(1, buffers.Rows.Count);
+        Assert.AreEqual("watcher.exe", Cell(buffers, 0, "Process"));
+        Assert.AreEqual(Dir, Cell(buffers, 0, "Directory"));
+        Assert.AreEqual(TwoMiB, Cell(buffers, 0, "Buffer (bytes)"));
+        Assert.AreEqual(101L, Cell(buffers, 0, "Arms"));
+        Assert.AreEqual(100L, Cell(buffers, 0, "Completions"));
+        Assert.AreEqual(0L, Cell(buffers, 0, "Overflows"));
+        Assert.AreEqual(30_000L, Cell(buffers, 0, "Bytes Returned"));
+        Assert.AreEqual(300.0, Cell(buffers, 0, "Mean Bytes per Completion"));
+        Assert.AreEqual(300.0 / TwoMiB * 100, (double)Cell(buffers, 0, "Utilisation (%)")!, 1e-12);
+        Assert.AreEqual(100 * TwoMiB, Cell(buffers, 0, "Bytes Zeroed"));
+        Assert.AreEqual("builder.exe (200)", Cell(buffers, 0, "Victim Processes"));
+        Assert.AreEqual(4096L, Cell(buffers, 0, "Recommended Buffer (bytes)"));
+        Assert.AreEqual(1_000L, Cell(buffers, 0, "First Arm"));
+
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual("builder.exe", Cell(victims, 0, "Process"));
+        Assert.AreEqual(200L, Cell(victims, 0, "File Operations"));
+        Assert.AreEqual(100L, Cell(victims, 0, "Creates"));
+        Assert.AreEqual(100L, Cell(victims, 0, "Deletes"));
+        Assert.AreEqual(0L, Cell(victims, 0, "Renames"));
+        Assert.AreEqual(100L, Cell(victims, 0, "Demand-Zero Faults"));
+        Assert.AreEqual(1L, Cell(victims, 0, "Watchers"));
+        Assert.IsNull(Cell(victims, 0, "Notify CPU (ms)"));
+    }
+
+    [TestMethod]
+    public void Right_sized_16_KiB_watcher_gets_no_recommendation()
+    {
+        var (buffers, _) = Storm(10, buffer: 16 * 1024).Build();
+        Assert.IsNull(Cell(buffers, 0, "Recommended Buffer (bytes)"));
+    }
+
+    [TestMethod]
+    public void Watcher_that_overflowed_is_never_told_to_shrink()
+    {
+        var t = Storm(10);
+        t.OperationEnd(10_000_000, 0x1000 + 10, 0, 0x10C);
+        var (buffers, _) = t.Build();
+        Assert.AreEqual(11L, Cell(buffers, 0, "Completions"));
+        Assert.AreEqual(1L, Cell(buffers, 0, "Overflows"));
+        Assert.AreEqual(300.0, Cell(buffers, 0, "Mean Bytes per Completion"), "overflow completions return no data and are left out of the mean");
+        Assert.AreEqual(11 * TwoMiB, Cell(buffers, 0, "Bytes Zeroed"));
+        Assert.IsNull(Cell(buffers, 0, "Recommended Buffer (bytes)"));
+    }
+
+    [TestMethod]
+    public void Directory_without_a_name_event_is_shown_by_its_file_key()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.OperationEnd(20, 1, 100, 0);
+        var (buffers, _) = t.Build();
+        Assert.AreEqual("FileKey 0xFFFFA00000001000", Cell(buffers, 0, "Directory"));
+        Assert.AreEqual(1L, Cell(buffers, 0, "Completions"));
+    }
+
+    [TestMethod]
+    public void Processes_that_only_read_are_not_victims()
+    {
+        var t = Storm(3);
+        t.Create(50_000, 0xAAAA, 0xBBBB, Reader, $@"{Dir}\f1.obj", disposition: 1);
+        t.OperationEnd(50_010, 0xAAAA, 1, 0);
+        t.Cleanup(50_020, 0xBBBB);
+        var (_, victims) = t.Build();
+        Assert.IsFalse(victims.Rows.Any(r => (string)r[0]! == "reader.exe"));
+    }
+
+    [TestMethod]
+    public void Open_if_that_only_opened_an_existing_file_is_not_a_create()
+    {
+        var t = Storm(1);
+        t.Create(60_000, 0xCCCC, 0xDDDD, Reader, $@"{Dir}\existing.txt", disposition: 3);
+        t.OperationEnd(60_010, 0xCCCC, 1, 0); // FILE_OPENED
+        var (_, victims) = t.Build();
+        Assert.IsFalse(victims.Rows.Any(r => (string)r[0]! == "reader.exe"));
+    }
+
+    [TestMethod]
+    public void Watcher_cancelled_mid_trace_stops_collecting_victims()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        t.OperationEnd(30, 1, 200, 0);
+        t.Arm(40, 2, DirObject, DirKey, Watcher, TwoMiB);
+        t.OperationEnd(50, 2, 0, 0xC0000120); // STATUS_CANCELLED
+        t.Create(60, 0, 0x71, Builder, $@"{Dir}\b", 2);
+        var (buffers, victims) = t.Build();
+        Assert.AreEqual(2L, Cell(buffers, 0, "Arms"));
+        Assert.AreEqual(1L, Cell(buffers, 0, "Completions"));
+        Assert.AreEqual(30L, Cell(buffers, 0, "Last Completion"));
+        Assert.AreEqual(1L, Cell(victims, 0, "Creates"), "the create after the cancel is not counted");
+    }
+
+    [TestMethod]
+    public void Two_watchers_on_one_directory_get_a_row_each_and_share_victims()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        var other = new ProcessRef(400, 0, "indexer.exe");
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Arm(11, 2, DirObject + 8, DirKey, other, 16 * 1024);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        t.OperationEnd(30, 1, 100, 0);
+        t.OperationEnd(31, 2, 100, 0);
+        var (buffers, victims) = t.Build();
+        Assert.AreEqual(2, buffers.Rows.Count);
+        Assert.IsTrue(buffers.Rows.All(r => (string)r[buffers.Spec.IndexOf("Victim Processes")]! == "builder.exe (200)"));
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual(2L, Cell(victims, 0, "Watchers"));
+    }
+
+    [TestMethod]
+    public void Reused_pid_is_two_processes()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        var first = new ProcessRef(200, 0, "builder.exe");
+        var second = new ProcessRef(200, 5_000, "builder.exe");
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0, 0x70, first, $@"{Dir}\a", 2);
+        t.Create(6_000, 0, 0x71, second, $@"{Dir}\b", 2);
+        t.Create(6_001, 0, 0x72, second, $@"{Dir}\c", 2);
+        var (_, victims) = t.Build();
+        Assert.AreEqual(2, victims.Rows.Count);
+        CollectionAssert.AreEquivalent(new[] { 1L, 2L }, victims.Rows.Select(r => (long)r[victims.Spec.IndexOf("Creates")]!).ToArray());
+    }
+
+    [TestMethod]
+    public void Change_named_only_by_rundown_at_the_end_is_still_placed()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Change(20, FileChangeKind.Rename, 0x5555, Builder);
+        t.FileName(DirKey, Dir);       // rundown names arrive at the end of the trace
+        t.FileName(0x5555, Dir + @"\late.txt");
+        var (_, victims) = t.Build();
+        Assert.AreEqual(1L, Cell(victims, 0, "Renames"));
+    }
+
+    [TestMethod]
+    public void Recommendation_doubles_the_largest_batch_and_caps_at_64_KiB()
+    {
+        Assert.AreEqual(8192L, BufferRecommendation.For(TwoMiB, completions: 5, overflows: 0, largestBatchBytes: 3000));
+        Assert.AreEqual(65536L, BufferRecommendation.For(TwoMiB, 5, 0, 60_000));
+        Assert.IsNull(BufferRecommendation.For(64 * 1024, 5, 0, 100), "64 KiB and below are right-sized");
+        Assert.IsNull(BufferRecommendation.For(TwoMiB, 0, 0, 0), "no completions, no evidence");
+    }
+}

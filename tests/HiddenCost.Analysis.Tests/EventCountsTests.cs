@@ -1,0 +1,94 @@
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Model;
+using HiddenCost.TestSupport;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>Event Counts against the independent decoder's figures for the public samples (reader issue).</summary>
+[TestClass]
+public sealed class EventCountsTests
+{
+    private static long Count(Table t, string provider, string evt, string? header = null, string column = "Count") =>
+        t.Rows.Where(r => (string)r[0]! == provider && (string)r[2]! == evt && (header is null || (string)r[6]! == header))
+              .Sum(r => (long)r[t.Spec.IndexOf(column)]!);
+
+    private static Table Counts(string sample) => TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample))["Event Counts"];
+
+    [TestMethod]
+    public void Net452_x64_counts_match_the_independent_decoder()
+    {
+        var t = Counts("perfview/net.4.5.2.x64.etl.zip");
+        Assert.AreEqual(79_528, Count(t, "PerfInfo", "SampledProfile"));
+        Assert.AreEqual(7_046, Count(t, "StackWalk", "StackKeyUser"));
+        Assert.AreEqual(2_061, Count(t, "StackWalk", "StackKeyKernel"));
+        Assert.AreEqual(252, Count(t, "StackWalk", "Stack"));
+        Assert.AreEqual(1_763, Count(t, "Image", "DCStart"));
+        Assert.AreEqual(1_622, Count(t, "Image", "DCStart", "PERFINFO"));
+        Assert.AreEqual(141, Count(t, "Image", "DCStart", "SYSTEM"));
+        Assert.AreEqual(1_766, Count(t, "Image", "DCEnd"));
+        Assert.AreEqual(670, Count(t, "Thread", "DCStart"));
+        Assert.AreEqual(16_702, Count(t, "Microsoft-Windows-DotNETRuntimeRundown", "144"));
+        Assert.AreEqual(3_534, Count(t, "KernelTraceControl", "DbgID_RSDS"));
+        Assert.AreEqual(179_474, t.Rows.Sum(r => (long)r[7]!));
+    }
+
+    [TestMethod]
+    public void Net452_x64_stacks_are_counted_once_per_event()
+    {
+        var t = Counts("perfview/net.4.5.2.x64.etl.zip");
+        // Kernel and user halves of one sample's stack count once; the set of (timestamp, thread) pairs with
+        // a StackWalk event intersected with the samples' pairs has 6,318 members.
+        Assert.AreEqual(6_318, Count(t, "PerfInfo", "SampledProfile", column: "With Stack"));
+        long stackItems = t.Rows.Where(r => (string)r[6]! == "EVENT_HEADER").Sum(r => (long)r[8]!);
+        Assert.AreEqual(655, stackItems, "EVENT_HEADER events with a STACK_TRACE64 item");
+        Assert.AreEqual(0, Count(t, "KernelTraceControl", "ImageID", column: "With Stack"));
+    }
+
+    [TestMethod]
+    public void TraceLoggingTester_counts_match_and_names_come_from_the_schema()
+    {
+        var t = Counts("etwanalyzer/TraceLoggingTester.etl.zip");
+        Assert.AreEqual(23_367, Count(t, "Image", "DCEnd"));
+        Assert.AreEqual(6_719, Count(t, "Thread", "DCEnd"));
+        Assert.AreEqual(360, Count(t, "Process", "DCEnd"));
+        var tl = t.Rows.Where(r => (string)r[0]! == "CSharpTraceLoggingEventSource").ToArray();
+        Assert.AreEqual(70, tl.Sum(r => (long)r[8]!), "TraceLogging events with stacks");
+        Assert.AreEqual(10, Count(t, "CSharpTraceLoggingEventSource", "MarkString"));
+    }
+
+    [TestMethod]
+    public void ShutdownPerfDiagLogger_counts_match()
+    {
+        var t = Counts("etl-parser/ShutdownPerfDiagLogger.etl");
+        Assert.AreEqual(6_745, Count(t, "Image", "DCStart"));
+        Assert.AreEqual(4_791, Count(t, "Image", "Unload"));
+    }
+
+    [TestMethod]
+    public void Powershell_trace_holds_112_manifest_events()
+    {
+        var t = Counts("krabsetw/powershell.etl");
+        Assert.AreEqual(112, t.Rows.Where(r => (string)r[0]! == "Microsoft-Windows-PowerShell").Sum(r => (long)r[7]!));
+    }
+
+    [TestMethod]
+    public void SelfDescribingSingleEvent_holds_one_tracelogging_event()
+    {
+        var t = Counts("perfview/SelfDescribingSingleEvent.etl");
+        var eventHeaderRows = t.Rows.Where(r => (string)r[6]! == "EVENT_HEADER").ToArray();
+        Assert.AreEqual(1, eventHeaderRows.Length);
+        Assert.AreEqual(1L, eventHeaderRows[0][7]);
+    }
+
+    [TestMethod]
+    public void Kernel_events_report_id_zero_and_the_group_task_guid()
+    {
+        var t = Counts("perfview/net.4.5.2.x64.etl.zip");
+        var sample = t.Rows.Single(r => (string)r[0]! == "PerfInfo" && (string)r[2]! == "SampledProfile");
+        Assert.AreEqual(new Guid("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc"), sample[1]);
+        Assert.AreEqual(0L, sample[3]);
+        Assert.AreEqual(46L, sample[4]);
+        Assert.AreEqual(2L, sample[5]);
+        Assert.AreEqual("PERFINFO", sample[6]);
+    }
+}

@@ -1,0 +1,56 @@
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tests;
+
+[TestClass]
+public sealed class TableModelTests
+{
+    [TestMethod]
+    public void Column_guids_are_name_based_and_pinned()
+    {
+        // Presets and scripts refer to these: the derivation must never change.
+        var table = new Guid("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0002");
+        Assert.AreEqual(StableIds.Column(table, "Count"), StableIds.Column(table, "Count"));
+        Assert.AreNotEqual(StableIds.Column(table, "Count"), StableIds.Column(table, "With Stack"));
+        Assert.AreEqual(5, StableIds.Column(table, "Count").ToByteArray(bigEndian: true)[6] >> 4, "RFC 4122 version 5");
+        Assert.AreEqual(PinnedEventCountsCountColumn, StableIds.Column(table, "Count"));
+    }
+
+    // RFC 4122 uuid5(table GUID, "Count"), as Python's uuid.uuid5 computes it: an independent check of the
+    // derivation. A failure here means every preset naming a column breaks.
+    private static readonly Guid PinnedEventCountsCountColumn = new("0e14401f-f2d5-5639-95c6-4be64f097cff");
+
+    [TestMethod]
+    public void Every_table_and_column_guid_is_unique()
+    {
+        var tableIds = TableCatalog.All.Select(t => t.Id).ToArray();
+        Assert.AreEqual(tableIds.Length, tableIds.Distinct().Count());
+        var columnIds = TableCatalog.All.SelectMany(t => t.Columns).Select(c => c.Id).ToArray();
+        Assert.AreEqual(columnIds.Length, columnIds.Distinct().Count());
+    }
+
+    [TestMethod]
+    public void Rows_with_a_wrong_cell_type_are_rejected()
+    {
+        var spec = new TableSpecBuilder(Guid.NewGuid(), "T", "d").Column("A", ColumnType.Integer).Build(new TableView(Array.Empty<string>()));
+        var table = new Table(spec);
+        table.AddRow(1L);
+        table.AddRow(new object?[] { null });
+        Assert.ThrowsExactly<ArgumentException>(() => table.AddRow(1));
+        Assert.ThrowsExactly<ArgumentException>(() => table.AddRow(1L, 2L));
+    }
+
+    [TestMethod]
+    public void Time_columns_carry_time_roles()
+    {
+        foreach (var spec in TableCatalog.All)
+            foreach (var c in spec.Columns)
+            {
+                if (c.Role is ColumnRole.StartTime or ColumnRole.EndTime)
+                    Assert.AreEqual(ColumnType.Timestamp, c.Type, $"{spec.Name}/{c.Name}");
+                if (c.Role is ColumnRole.Duration)
+                    Assert.AreEqual(ColumnType.Duration, c.Type, $"{spec.Name}/{c.Name}");
+            }
+    }
+}

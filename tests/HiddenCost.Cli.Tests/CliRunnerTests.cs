@@ -1,0 +1,75 @@
+using System.Text.Json;
+using HiddenCost.Cli;
+using HiddenCost.Cli.Output;
+using HiddenCost.TestSupport;
+
+namespace HiddenCost.Cli.Tests;
+
+[TestClass]
+public sealed class CliRunnerTests
+{
+    private static (int Exit, string Out, string Err) Run(IReadOnlyList<string> traces, IReadOnlyList<string> tables, OutputFormat format)
+    {
+        var output = new StringWriter();
+        var error = new StringWriter();
+        int exit = new CliRunner(output, error, interactive: false).Run(traces, tables, format);
+        return (exit, output.ToString(), error.ToString());
+    }
+
+    [TestMethod]
+    public void Json_output_has_one_object_per_trace_with_typed_rows_in_column_order()
+    {
+        var path = SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip");
+        var (exit, output, _) = Run(new[] { path }, new[] { "Event Counts" }, OutputFormat.Json);
+        Assert.AreEqual(0, exit);
+        using var doc = JsonDocument.Parse(output);
+        var trace = doc.RootElement.EnumerateArray().Single();
+        Assert.AreEqual(path, trace.GetProperty("trace").GetString());
+        var table = trace.GetProperty("tables").EnumerateArray().Single();
+        Assert.AreEqual("Event Counts", table.GetProperty("name").GetString());
+        Assert.AreEqual("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0002", table.GetProperty("guid").GetString());
+        var columns = table.GetProperty("columns").EnumerateArray().Select(c => c.GetProperty("name").GetString()).ToArray();
+        CollectionAssert.AreEqual(new[] { "Provider", "Provider Id", "Event", "Id", "Opcode", "Version", "Header", "Count", "With Stack" }, columns);
+        var sampled = table.GetProperty("rows").EnumerateArray().Single(r => r[0].GetString() == "PerfInfo" && r[2].GetString() == "SampledProfile");
+        Assert.AreEqual(79_528, sampled[7].GetInt64());
+        Assert.AreEqual(JsonValueKind.Number, sampled[3].ValueKind);
+    }
+
+    [TestMethod]
+    public void Empty_trace_exits_non_zero_with_one_line_naming_file_and_offset()
+    {
+        var path = SharedFolder.EtlSample("etwanalyzer/EmptyETL.etl");
+        var (exit, _, error) = Run(new[] { path }, Array.Empty<string>(), OutputFormat.Text);
+        Assert.AreEqual(1, exit);
+        Assert.AreEqual($"error: {path}: offset 0x0: empty file (0 bytes): not an ETL trace", error.Trim());
+    }
+
+    [TestMethod]
+    public void Unknown_table_name_exits_2_and_lists_the_tables()
+    {
+        var (exit, _, error) = Run(Array.Empty<string>(), new[] { "No Such Table" }, OutputFormat.Text);
+        Assert.AreEqual(2, exit);
+        StringAssert.Contains(error, "Trace Info");
+    }
+
+    [TestMethod]
+    public void Csv_output_quotes_and_keeps_raw_values()
+    {
+        var path = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");
+        var (exit, output, _) = Run(new[] { path }, new[] { "Trace Info" }, OutputFormat.Csv);
+        Assert.AreEqual(0, exit);
+        var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.AreEqual(2, lines.Length);
+        StringAssert.StartsWith(lines[0], "Trace,Table,OS Version,OS Build,Processors");
+        StringAssert.Contains(lines[1], ",Trace Info,10.0.18362,18362,2,8,QueryPerformanceCounter,");
+    }
+
+    [TestMethod]
+    public void Text_output_prints_single_row_tables_as_fields()
+    {
+        var path = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");
+        var (_, output, _) = Run(new[] { path }, new[] { "Trace Info" }, OutputFormat.Text);
+        StringAssert.Contains(output, "## Trace Info (1 rows)");
+        StringAssert.Contains(output, "Session Name                 PerfDiag Logger");
+    }
+}
