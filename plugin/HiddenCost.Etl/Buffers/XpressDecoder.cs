@@ -83,15 +83,15 @@ public static class XpressDecoder
             if (matchOffset > outPos || outPos + matchLength > output.Length) return -1;
             int length = (int)matchLength;
             int from = outPos - matchOffset;
-            if (matchOffset >= length)
+            // An overlapping match repeats the last matchOffset bytes. Copy it in chunks that double: after
+            // each one the bytes from `from` on still repeat with that period, so a chunk as long as everything
+            // written since `from` is the right continuation (and never overlaps its source).
+            while (length > 0)
             {
-                output.Slice(from, length).CopyTo(output[outPos..]);
-                outPos += length;
-            }
-            else
-            {
-                // Overlapping copy repeats the last matchOffset bytes: must go byte by byte.
-                for (int i = 0; i < length; i++) output[outPos++] = output[from + i];
+                int chunk = Math.Min(length, outPos - from);
+                output.Slice(from, chunk).CopyTo(output[outPos..]);
+                outPos += chunk;
+                length -= chunk;
             }
         }
     }

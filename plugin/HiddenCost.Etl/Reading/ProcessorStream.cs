@@ -91,6 +91,7 @@ internal sealed class ProcessorStream
             if (Load(offset)) return true;
         }
         _end = 0;
+        ReleaseBuffer();
         return false;
     }
 
@@ -114,7 +115,7 @@ internal sealed class ProcessorStream
             _health.CompressedBuffers++;
             if (saved < BufferHeader.Size || saved > _maxDataSize)
                 return Damaged(offset, $"compressed buffer declares {saved} bytes of data (at most {_maxDataSize} possible)");
-            EnsureCapacity((int)saved);
+            if (!EnsureCapacity((int)saved)) return Damaged(offset, MemoryBudgetReason((int)saved));
             raw.CopyTo(_data);
             int compressedLength = (int)h.BufferSize - BufferHeader.Size;
             var input = _scratch.Get(compressedLength);
@@ -131,7 +132,7 @@ internal sealed class ProcessorStream
         {
             // Uncompressed: the data ends at SavedOffset; a zero or impossible value means the whole buffer.
             if (saved < BufferHeader.Size || saved > h.BufferSize) saved = h.BufferSize;
-            EnsureCapacity((int)saved);
+            if (!EnsureCapacity((int)saved)) return Damaged(offset, MemoryBudgetReason((int)saved));
             if (_source.Read(_data.AsSpan(0, (int)saved), offset) < saved)
                 return Damaged(offset, "buffer could not be read in full (file shrank?)");
         }
@@ -147,21 +148,51 @@ internal sealed class ProcessorStream
         return false;
     }
 
-    private void EnsureCapacity(int size)
+    private bool EnsureCapacity(int size)
     {
+        if (_data.Length >= size) return true;
         // Powers of two, so a stream whose buffers grow a little at a time reallocates only a few times.
-        if (_data.Length < size) _data = new byte[(int)Math.Min(BitOperations.RoundUpToPowerOf2((uint)size), BufferHeader.MaxBufferSize)];
+        int capacity = (int)Math.Min(BitOperations.RoundUpToPowerOf2((uint)size), BufferHeader.MaxBufferSize);
+        if (!_scratch.TryHold(capacity - _data.Length)) return false;
+        _data = new byte[capacity];
+        return true;
+    }
+
+    private string MemoryBudgetReason(int size) =>
+        $"{size} more bytes would take the buffers held by all processors past {SharedScratch.MaxHeldBytes / (1024 * 1024)} MiB";
+
+    /// <summary>A finished stream gives its buffer back, so only live processors count against the budget.</summary>
+    private void ReleaseBuffer()
+    {
+        _scratch.TryHold(-_data.Length);
+        _data = Array.Empty<byte>();
     }
 }
 
-/// <summary>One scratch array for compressed input, shared by all streams of a reader (they load one at a time).</summary>
+/// <summary>
+/// What the streams of one pass share: a scratch array for compressed input (they load one at a time), and
+/// the budget for the buffers they hold at once. Each processor keeps one decompressed buffer, so a hostile
+/// file naming thousands of processors, each with a compressed buffer claiming megabytes, could otherwise
+/// demand gigabytes; real traces stay far below the budget (64 processors × 1 MiB buffers = 64 MiB).
+/// </summary>
 internal sealed class SharedScratch
 {
+    public const long MaxHeldBytes = 512L * 1024 * 1024;
+
     private byte[] _buffer = Array.Empty<byte>();
+    private long _held;
 
     public Span<byte> Get(int size)
     {
         if (_buffer.Length < size) _buffer = new byte[size];
         return _buffer.AsSpan(0, size);
+    }
+
+    /// <summary>Accounts for <paramref name="bytes"/> more (or, when negative, fewer) bytes held; false when over budget.</summary>
+    public bool TryHold(long bytes)
+    {
+        if (bytes > 0 && _held + bytes > MaxHeldBytes) return false;
+        _held += bytes;
+        return true;
     }
 }
