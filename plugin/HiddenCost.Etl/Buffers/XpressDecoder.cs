@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Numerics;
 
 namespace HiddenCost.Etl.Buffers;
 
@@ -27,14 +28,21 @@ public static class XpressDecoder
                 inPos += 4;
                 flagCount = 32;
             }
-            flagCount--;
-            if ((flags & (1u << flagCount)) == 0)
+            // Literals: the run of 0 flags at the top of the unread ones, copied in one go. When the input ends
+            // inside the run, the stream is over.
+            int run = Math.Min(BitOperations.LeadingZeroCount(flags << (32 - flagCount)), flagCount);
+            if (run > 0)
             {
-                if (inPos >= input.Length) return outPos;
-                if (outPos >= output.Length) return -1;
-                output[outPos++] = input[inPos++];
+                int n = Math.Min(run, input.Length - inPos);
+                if (outPos + n > output.Length) return -1;
+                input.Slice(inPos, n).CopyTo(output[outPos..]);
+                inPos += n;
+                outPos += n;
+                flagCount -= n;
+                if (n < run) return outPos;
                 continue;
             }
+            flagCount--;
 
             if (inPos == input.Length) return outPos;
             if (inPos + 2 > input.Length) return -1;
