@@ -1,0 +1,84 @@
+using System.Runtime.InteropServices;
+using HiddenCost.Benchmarks;
+using HiddenCost.Etl;
+using HiddenCost.TestSupport;
+
+// Usage (README.md beside this file):
+//   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- [--repeats N] [--large-gib G] [--large-dir DIR] [--no-large]
+int repeats = 5;
+double largeGib = 1.0;
+string largeDir = Path.Combine(Path.GetTempPath(), "hiddencost-bench");
+bool large = true;
+for (int i = 0; i < args.Length; i++)
+{
+    switch (args[i])
+    {
+        case "--repeats": repeats = int.Parse(args[++i]); break;
+        case "--large-gib": largeGib = double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture); break;
+        case "--large-dir": largeDir = args[++i]; break;
+        case "--no-large": large = false; break;
+        default:
+            Console.Error.WriteLine($"unknown argument {args[i]}");
+            return 2;
+    }
+}
+
+string[] samples =
+{
+    "etl-parser/AMSITrace.etl", "etl-parser/lxcore_kernel.etl", "etl-parser/ShutdownPerfDiagLogger.etl",
+    "etwanalyzer/TraceLoggingTester.etl.zip", "krabsetw/powershell.etl", "perfview/gcevents.etl.zip",
+    "perfview/gcrundownevents.etl.zip", "perfview/net.4.5.2.x64.etl.zip", "perfview/net.4.5.2.x86.etl.zip",
+    "perfview/primitive-types.etl.zip", "perfview/SelfDescribingSingleEvent.etl",
+};
+
+Console.WriteLine($"HiddenCost ETL reader benchmark — {RuntimeInformation.FrameworkDescription}, {RuntimeInformation.OSDescription}, " +
+    $"{Environment.ProcessorCount} cores, {RuntimeInformation.ProcessArchitecture}");
+Console.WriteLine("full = k-way merge + visiting every event (header fields, time, thread context, payload and extended-data spans);");
+Console.WriteLine("header-only = EtlReader.CountRecordsInFileOrder (buffers and record headers in file order, decompression included).");
+Console.WriteLine("Typed decoders are not in this build; when they are, the full pass decodes each event with them too.");
+Console.WriteLine($"Each figure: the best of {repeats} timings (each ≥ 300 ms of back-to-back passes) after a warm-up pass; files are read through the OS cache.\n");
+Console.WriteLine($"{"trace",-36} {"MB",8} {"events",10} {"comp",4} | {"full MB/s",9} {"Mev/s",6} | {"hdr MB/s",9} {"Mev/s",6} | {"ev/s %",6} {"MB/s %",6} | {"peak WS MB",10} {"heap MB",7}");
+
+foreach (var sample in samples)
+    Report(Path.GetFileName(sample).Replace(".zip", ""), SharedFolder.EtlSample(sample), repeats);
+
+if (large)
+{
+    var source = SharedFolder.EtlSample("etwanalyzer/TraceLoggingTester.etl.zip");
+    Console.WriteLine($"\nbuilding (once) a {largeGib:0.##} GiB trace from {Path.GetFileName(source)} in {largeDir} ...");
+    var path = LargeTraceBuilder.Build(source, (long)(largeGib * 1024 * 1024 * 1024), largeDir);
+    Report(Path.GetFileName(path), path, Math.Min(repeats, 2));
+}
+return 0;
+
+static void Report(string name, string path, int repeats)
+{
+    using var reader = EtlReader.Open(path);
+    long bytes = reader.FileLength;
+    FullPass(reader);
+    var minimum = TimeSpan.FromMilliseconds(300);
+    var full = Measurement.Best(repeats, bytes, () => FullPass(reader), minimum);
+    bool compressed = reader.Health.CompressedBuffers > 0;
+    reader.CountRecordsInFileOrder();
+    var header = Measurement.Best(repeats, bytes, reader.CountRecordsInFileOrder, minimum);
+    if (full.Events != header.Events) Console.WriteLine($"  ! {name}: full pass {full.Events} events, header-only {header.Events}");
+    Console.WriteLine($"{name,-36} {bytes / 1e6,8:F1} {full.Events,10:N0} {(compressed ? "yes" : "no"),4} | " +
+        $"{full.MegabytesPerSecond,9:F0} {full.EventsPerSecond / 1e6,6:F2} | {header.MegabytesPerSecond,9:F0} {header.EventsPerSecond / 1e6,6:F2} | " +
+        $"{100 * full.EventsPerSecond / header.EventsPerSecond,6:F0} {100 * full.MegabytesPerSecond / header.MegabytesPerSecond,6:F0} | " +
+        $"{full.PeakWorkingSet / 1e6,10:F0} {full.PeakManagedHeap / 1e6,7:F0}");
+    if (!reader.Health.IsClean) Console.WriteLine($"  ! {name}: {reader.Health.WarningCount} warnings, first: {reader.Health.Warnings[0]}");
+}
+
+static long FullPass(EtlReader reader)
+{
+    long events = 0, sum = 0;
+    foreach (var e in reader.ReadEvents())
+    {
+        events++;
+        var payload = e.Payload;
+        sum += e.TimeNs + e.ThreadId + e.ProcessId + e.Cpu + e.Opcode + e.EventId + payload.Length + e.ExtendedData.Length;
+        if (payload.Length > 0) sum += payload[0];
+    }
+    GC.KeepAlive(sum);
+    return events;
+}
