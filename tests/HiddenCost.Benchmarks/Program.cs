@@ -4,11 +4,12 @@ using HiddenCost.Etl;
 using HiddenCost.TestSupport;
 
 // Usage (README.md beside this file):
-//   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- [--repeats N] [--large-gib G] [--large-dir DIR] [--no-large]
+//   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- [--repeats N] [--large-gib G] [--large-dir DIR] [--no-large] [--cpu-time]
 int repeats = 5;
 double largeGib = 1.0;
 string largeDir = Path.Combine(Path.GetTempPath(), "hiddencost-bench");
 bool large = true;
+string? single = null;
 for (int i = 0; i < args.Length; i++)
 {
     switch (args[i])
@@ -17,10 +18,20 @@ for (int i = 0; i < args.Length; i++)
         case "--large-gib": largeGib = double.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture); break;
         case "--large-dir": largeDir = args[++i]; break;
         case "--no-large": large = false; break;
+        case "--cpu-time": PassResult.UseCpuTime = true; break;
+        case "--trace": single = args[++i]; break;
         default:
             Console.Error.WriteLine($"unknown argument {args[i]}");
             return 2;
     }
+}
+
+if (single is not null)
+{
+    // One trace in a process of its own (how the large trace is measured, so its peak memory is the reader's,
+    // not what building the trace or the earlier samples left behind).
+    Report(Path.GetFileName(single), single, repeats);
+    return 0;
 }
 
 string[] samples =
@@ -31,13 +42,7 @@ string[] samples =
     "perfview/primitive-types.etl.zip", "perfview/SelfDescribingSingleEvent.etl",
 };
 
-Console.WriteLine($"HiddenCost ETL reader benchmark — {RuntimeInformation.FrameworkDescription}, {RuntimeInformation.OSDescription}, " +
-    $"{Environment.ProcessorCount} cores, {RuntimeInformation.ProcessArchitecture}");
-Console.WriteLine("full = k-way merge + visiting every event (header fields, time, thread context, payload and extended-data spans);");
-Console.WriteLine("header-only = EtlReader.CountRecordsInFileOrder (buffers and record headers in file order, decompression included).");
-Console.WriteLine("Typed decoders are not in this build; when they are, the full pass decodes each event with them too.");
-Console.WriteLine($"Each figure: the best of {repeats} timings (each ≥ 300 ms of back-to-back passes) after a warm-up pass; files are read through the OS cache.\n");
-Console.WriteLine($"{"trace",-36} {"MB",8} {"events",10} {"comp",4} | {"full MB/s",9} {"Mev/s",6} | {"hdr MB/s",9} {"Mev/s",6} | {"ev/s %",6} {"MB/s %",6} | {"peak WS MB",10} {"heap MB",7}");
+Preamble(repeats);
 
 foreach (var sample in samples)
     Report(Path.GetFileName(sample).Replace(".zip", ""), SharedFolder.EtlSample(sample), repeats);
@@ -47,7 +52,7 @@ if (large)
     var source = SharedFolder.EtlSample("etwanalyzer/TraceLoggingTester.etl.zip");
     Console.WriteLine($"\nbuilding (once) a {largeGib:0.##} GiB trace from {Path.GetFileName(source)} in {largeDir} ...");
     var path = LargeTraceBuilder.Build(source, (long)(largeGib * 1024 * 1024 * 1024), largeDir);
-    Report(Path.GetFileName(path), path, Math.Min(repeats, 2));
+    RunSeparately(path, Math.Min(repeats, 2));
 }
 return 0;
 
@@ -65,8 +70,35 @@ static void Report(string name, string path, int repeats)
     Console.WriteLine($"{name,-36} {bytes / 1e6,8:F1} {full.Events,10:N0} {(compressed ? "yes" : "no"),4} | " +
         $"{full.MegabytesPerSecond,9:F0} {full.EventsPerSecond / 1e6,6:F2} | {header.MegabytesPerSecond,9:F0} {header.EventsPerSecond / 1e6,6:F2} | " +
         $"{100 * full.EventsPerSecond / header.EventsPerSecond,6:F0} {100 * full.MegabytesPerSecond / header.MegabytesPerSecond,6:F0} | " +
-        $"{full.PeakWorkingSet / 1e6,10:F0} {full.PeakManagedHeap / 1e6,7:F0}");
+        $"{full.BaseWorkingSet / 1e6,10:F0} {full.PeakWorkingSet / 1e6,10:F0} {full.PeakManagedHeap / 1e6,7:F0}");
     if (!reader.Health.IsClean) Console.WriteLine($"  ! {name}: {reader.Health.WarningCount} warnings, first: {reader.Health.Warnings[0]}");
+}
+
+static void Preamble(int repeats)
+{
+    Console.WriteLine($"HiddenCost ETL reader benchmark — {RuntimeInformation.FrameworkDescription}, {RuntimeInformation.OSDescription}, " +
+        $"{Environment.ProcessorCount} cores, {RuntimeInformation.ProcessArchitecture}");
+    Console.WriteLine("full = k-way merge + visiting every event (header fields, time, thread context, payload and extended-data spans);");
+    Console.WriteLine("header-only = EtlReader.CountRecordsInFileOrder (buffers and record headers in file order, decompression included).");
+    Console.WriteLine("Typed decoders are not in this build; when they are, the full pass decodes each event with them too.");
+    Console.WriteLine($"Each figure: the best of {repeats} timings (each ≥ 300 ms of back-to-back passes) after a warm-up pass; files are read through the OS cache;");
+    Console.WriteLine(PassResult.UseCpuTime
+        ? "rates are per second of this process's CPU time (--cpu-time), so other work on the machine does not skew them.\n"
+        : "rates are per second of wall-clock time.\n");
+    if (File.Exists("/proc/loadavg")) Console.WriteLine($"load average at start: {File.ReadAllText("/proc/loadavg").Trim()}\n");
+    Console.WriteLine($"{"trace",-36} {"MB",8} {"events",10} {"comp",4} | {"full MB/s",9} {"Mev/s",6} | {"hdr MB/s",9} {"Mev/s",6} | {"ev/s %",6} {"MB/s %",6} | {"base WS MB",10} {"peak WS MB",10} {"heap MB",7}");
+}
+
+static void RunSeparately(string path, int repeats)
+{
+    var self = Environment.ProcessPath!;
+    var start = new System.Diagnostics.ProcessStartInfo(self) { RedirectStandardOutput = true };
+    if (Path.GetFileNameWithoutExtension(self) == "dotnet") start.ArgumentList.Add(typeof(LargeTraceBuilder).Assembly.Location);
+    foreach (var a in new[] { "--trace", path, "--repeats", repeats.ToString(System.Globalization.CultureInfo.InvariantCulture) }) start.ArgumentList.Add(a);
+    if (PassResult.UseCpuTime) start.ArgumentList.Add("--cpu-time");
+    using var child = System.Diagnostics.Process.Start(start)!;
+    Console.Write(child.StandardOutput.ReadToEnd());
+    child.WaitForExit();
 }
 
 static long FullPass(EtlReader reader)

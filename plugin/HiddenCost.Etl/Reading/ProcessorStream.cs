@@ -1,5 +1,5 @@
+using System.Buffers;
 using System.Buffers.Binary;
-using System.Numerics;
 using HiddenCost.Etl.Buffers;
 using HiddenCost.Etl.Records;
 
@@ -151,10 +151,13 @@ internal sealed class ProcessorStream
     private bool EnsureCapacity(int size)
     {
         if (_data.Length >= size) return true;
-        // Powers of two, so a stream whose buffers grow a little at a time reallocates only a few times.
-        int capacity = (int)Math.Min(BitOperations.RoundUpToPowerOf2((uint)size), BufferHeader.MaxBufferSize);
-        if (!_scratch.TryHold(capacity - _data.Length)) return false;
-        _data = new byte[capacity];
+        // Pooled: every pass over a trace needs one buffer per processor again, and fresh megabyte arrays
+        // cost zeroing and page faults each time.
+        if (!_scratch.TryHold(size - _data.Length)) return false;
+        var data = ArrayPool<byte>.Shared.Rent(size);
+        _scratch.TryHold(data.Length - size);
+        ReturnData();
+        _data = data;
         return true;
     }
 
@@ -165,7 +168,13 @@ internal sealed class ProcessorStream
     private void ReleaseBuffer()
     {
         _scratch.TryHold(-_data.Length);
+        ReturnData();
         _data = Array.Empty<byte>();
+    }
+
+    private void ReturnData()
+    {
+        if (_data.Length > 0) ArrayPool<byte>.Shared.Return(_data);
     }
 }
 
