@@ -14,6 +14,7 @@ public sealed class EtlReader : IDisposable
 {
     /// <summary>Compressed buffers may always decompress to this much, even when the header names a smaller buffer size.</summary>
     private const int MinDecompressionLimit = 1024 * 1024;
+    private const int HeaderReadDecompressionLimit = 16 * 1024 * 1024;
 
     private readonly ByteSource _source;
     private readonly int _decompressionLimit;
@@ -86,7 +87,7 @@ public sealed class EtlReader : IDisposable
     public long CountRecordsInFileOrder()
     {
         var health = new TraceHealth();
-        var index = BufferIndex.Build(_source, health);
+        var index = BufferIndex.Build(_source, health, Header.BufferSize);
         var scratch = new SharedScratch();
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
@@ -102,7 +103,7 @@ public sealed class EtlReader : IDisposable
     internal Merger StartMerge()
     {
         Health = new TraceHealth();
-        var index = BufferIndex.Build(_source, Health);
+        var index = BufferIndex.Build(_source, Health, Header.BufferSize);
         return new Merger(_source, index, Health, Header, _decompressionLimit);
     }
 
@@ -119,7 +120,9 @@ public sealed class EtlReader : IDisposable
             throw new EtlFormatException(path, 0, $"not an ETL file: first buffer size {first.BufferSize} is impossible for a {length}-byte file");
 
         var health = new TraceHealth();
-        var stream = new ProcessorStream(source, first.Processor, new[] { 0L }, health, new SharedScratch(), (int)BufferHeader.MaxBufferSize);
+        // The session's buffer size is not known yet; a first buffer (which holds the small header record)
+        // larger than 16 MiB decompressed would be a first for ETW, so that is as much as a file may ask for here.
+        var stream = new ProcessorStream(source, first.Processor, new[] { 0L }, health, new SharedScratch(), HeaderReadDecompressionLimit);
         if (!stream.MoveNext())
             throw new EtlFormatException(path, 0, "not an ETL file: the first buffer holds no readable record" +
                 (health.Warnings.Count > 0 ? $" ({health.Warnings[0].Message})" : ""));

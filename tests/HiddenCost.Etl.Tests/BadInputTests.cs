@@ -123,7 +123,7 @@ public sealed class BadInputTests
     }
 
     [TestMethod]
-    public void An_impossible_buffer_size_ends_the_file_there_with_a_warning()
+    public void An_impossible_buffer_size_loses_that_buffer_and_reading_resumes_at_the_next()
     {
         var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);
         var buffers = RawLayout.Buffers(original);
@@ -133,9 +133,24 @@ public sealed class BadInputTests
             return bytes;
         });
         using var reader = EtlReader.Open(copy.Path);
-        Assert.AreEqual(buffers.Take(30).Sum(b => RawLayout.Records(original, b).Count), Count(reader));
+        Assert.AreEqual(buffers.Where((_, i) => i != 30).Sum(b => RawLayout.Records(original, b).Count), Count(reader));
         Assert.AreEqual(buffers[30].Offset, reader.Health.Warnings.Single().Offset);
-        StringAssert.Contains(reader.Health.Warnings[0].Message, "buffer size 4294967280 is impossible");
+        StringAssert.Contains(reader.Health.Warnings[0].Message, "buffer size 4294967280 is impossible; buffer skipped");
+    }
+
+    [TestMethod]
+    public void An_impossible_buffer_size_in_a_compressed_file_ends_the_file_there()
+    {
+        var original = Samples.Bytes(Samples.NetX64);
+        var buffers = RawLayout.Buffers(original);
+        using var copy = Samples.Copy(Samples.NetX64, bytes =>
+        {
+            BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan((int)buffers[200].Offset), 3);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(buffers.Take(200).Sum(b => RecordsOfCompressedOrPlain(original, b)), Count(reader));
+        StringAssert.Contains(reader.Health.Warnings.Single().Message, "buffer size 3 is impossible; the rest of the file is not read");
     }
 
     [TestMethod]
@@ -257,6 +272,9 @@ public sealed class BadInputTests
         }
         return n;
     }
+
+    private static int RecordsOfCompressedOrPlain(byte[] file, RawBuffer buffer) =>
+        buffer.IsCompressed ? RecordsOfCompressed(file, buffer) : RawLayout.Records(file, buffer).Count;
 
     private static int RecordsOfCompressed(byte[] file, RawBuffer buffer)
     {
