@@ -49,10 +49,15 @@ foreach (var sample in samples)
 
 if (large)
 {
-    var source = SharedFolder.EtlSample("etwanalyzer/TraceLoggingTester.etl.zip");
-    Console.WriteLine($"\nbuilding (once) a {largeGib:0.##} GiB trace from {Path.GetFileName(source)} in {largeDir} ...");
-    var path = LargeTraceBuilder.Build(source, (long)(largeGib * 1024 * 1024 * 1024), largeDir);
-    RunSeparately(path, Math.Min(repeats, 2));
+    // Two large traces: uncompressed (TraceLoggingTester: 20 processors, 1 MiB buffers) and XPRESS-compressed
+    // (net.4.5.2.x64: 8 processors, 64 KiB buffers).
+    foreach (var sample in new[] { "etwanalyzer/TraceLoggingTester.etl.zip", "perfview/net.4.5.2.x64.etl.zip" })
+    {
+        var source = SharedFolder.EtlSample(sample);
+        Console.WriteLine($"\nbuilding (once) a {largeGib:0.##} GiB trace from {Path.GetFileName(source)} in {largeDir} ...");
+        var path = LargeTraceBuilder.Build(source, (long)(largeGib * 1024 * 1024 * 1024), largeDir);
+        RunSeparately(path, Math.Min(repeats, 2));
+    }
 }
 return 0;
 
