@@ -313,6 +313,7 @@ public sealed class SyscallHookTrackerTests
         t.SyscallEnter(1 * Ms, 0, 0xFFFF_F800_DEAD_0000);
         var (table, _) = t.Build();
         Assert.AreEqual("<no module>+0xFFFFF800DEAD0000", table.Cell(0, "Syscall"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No SysClExit events: syscalls are counted")), string.Join("\n", table.Notes));
         Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No kernel image loads or rundowns")));
     }
 

@@ -263,6 +263,8 @@ public sealed class SyscallHookTracker
             yield return $"No syscall events (PerfInfo SysClEnter/SysClExit): the trace was recorded without syscall tracing. Record with `{RecordWith}`.";
             yield break;
         }
+        if (_exits == 0)
+            yield return $"No SysClExit events: syscalls are counted, but their durations cannot be measured. Record with `{RecordWith}`.";
         if (_switches == 0)
             yield return $"No context switches (Thread CSwitch): syscalls cannot be tied to threads, so they are counted under \"Unknown\" and enters and exits are paired per processor. Record with `{RecordWith}`.";
         else if (_unknownThreadEnters > 0)
