@@ -1,6 +1,7 @@
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.EventLog;
 using HiddenCost.Analysis.Tables.TraceInfo;
 
 namespace HiddenCost.Analysis;
@@ -13,6 +14,7 @@ public static class TableCatalog
     {
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(),
+        new EventLogRenderAnalysis(),
     };
 
     public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses().SelectMany(a => a.Tables).ToArray();

@@ -245,7 +245,7 @@ public sealed class EventLogTrackerTests
     {
         var t = new EventLogTracker();
         t.ProcessStart(0, 700, "svchost.exe", @"C:\Windows\system32\svchost.exe -k LocalService");
-        t.ImageLoad(0, 700, @"\Device\HarddiskVolume3\Windows\System32\wevtsvc.dll");
+        t.Image(0, 700, @"\Device\HarddiskVolume3\Windows\System32\wevtsvc.dll");
         t.ProcessStart(0, 800, "svchost.exe", @"C:\Windows\system32\svchost.exe -k netsvcs");
         t.ProcessStart(0, Reader, "reader.exe", "reader.exe");
         t.ContextSwitch(0, 0, 701, 0);
@@ -325,5 +325,50 @@ public sealed class EventLogTrackerTests
         Assert.AreEqual(1, table.Rows.Count);
         Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
         Assert.IsFalse(table.Notes.Any(n => n.Contains("match")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Rundown_only_at_the_end_still_names_the_service_and_the_client()
+    {
+        var t = new EventLogTracker();
+        t.ContextSwitch(100, 0, ServiceThread, 0);
+        t.RpcCallStart(100, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        for (int i = 0; i < 13; i++) t.Registry(120 + i, ServiceThread, RegistryOperations.QueryValue);
+        t.RpcCallStop(1_110, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(1_120, 1, Reader, ReaderThread, RpcSide.Client);
+        t.ProcessEnd(5_000, ServicePid, "svchost.exe", ServiceCommandLine); // DCEnd rundown
+        t.ProcessEnd(5_000, Reader, "reader.exe", "reader.exe");
+        var table = t.Build(5_000);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
+        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("match") || n.Contains("not identified")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Server_calls_of_a_process_that_never_proves_to_be_the_service_leave_the_client_unserved()
+    {
+        var t = new EventLogTracker();
+        t.ProcessEnd(0, 800, "svchost.exe", @"C:\Windows\system32\svchost.exe -k netsvcs");
+        t.ContextSwitch(100, 0, 801, 0);
+        t.RpcCallStart(100, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 0, 800, 801, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.Registry(120, 801, RegistryOperations.QueryValue);
+        t.RpcCallStop(1_110, 0, 800, 801, RpcSide.Server);
+        t.RpcCallStop(1_120, 1, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStart(2_000, 0, 800, 801, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStop(2_100, 0, 800, 801, RpcSide.Server);
+        var table = t.Build(5_000);
+
+        Assert.AreEqual(1, table.Rows.Count, "the lone server call of a process that is not the service is no row");
+        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
+        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
+        Assert.IsNull(Cell(table, 0, "Registry Ops"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("service calls matched no client")), string.Join(" | ", table.Notes));
     }
 }

@@ -18,6 +18,7 @@ public sealed class EventLogTracker
     private readonly Dictionary<int, ProcessRef> _processes = new();
     private readonly Dictionary<int, ProcessRef> _services = new();
     private readonly List<ProcessRef> _everServices = new();
+    private readonly Dictionary<int, string> _lateNames = new();
     private readonly RunningThreads _running = new();
     private readonly Dictionary<(int Thread, RpcSide Side), List<Even6Call?>> _rpcOpen = new();
     private readonly Dictionary<int, Even6Call> _serving = new();
@@ -36,7 +37,7 @@ public sealed class EventLogTracker
 
     public EventLogTracker() => _finished = Finished;
 
-    /// <summary>A process start or rundown (Process Start/DCStart) with its image file name and command line.</summary>
+    /// <summary>A process start or start rundown (Process Start/DCStart) with its image file name and command line.</summary>
     public void ProcessStart(long t, int pid, string imageName, string commandLine)
     {
         var process = new ProcessRef(pid, t, NameOf(imageName));
@@ -45,12 +46,24 @@ public sealed class EventLogTracker
         else _services.Remove(pid);
     }
 
-    /// <summary>An image load or rundown in <paramref name="pid"/>: <c>wevtsvc.dll</c> marks the EventLog service's svchost.</summary>
-    public void ImageLoad(long t, int pid, string imagePath)
+    /// <summary>
+    /// A process end or end rundown (Process End/DCEnd). Traces whose rundown comes only at the end name their
+    /// processes here, after their calls: the name and the service's identity are taken from it too.
+    /// </summary>
+    public void ProcessEnd(long t, int pid, string imageName, string commandLine)
+    {
+        if (!_processes.TryGetValue(pid, out var process) || process.Name == ProcessRef.Unknown.Name)
+            _lateNames[pid] = NameOf(imageName);
+        if (EventLogService.IsServiceCommandLine(imageName, commandLine)) AddService(ProcessOf(pid));
+    }
+
+    /// <summary>An image load, unload or rundown in <paramref name="pid"/>: <c>wevtsvc.dll</c> marks the EventLog service's svchost.</summary>
+    public void Image(long t, int pid, string imagePath)
     {
         if (!EventLogService.IsServiceDll(imagePath) || _services.ContainsKey(pid)) return;
         var process = ProcessOf(pid);
-        if (process.Name == ProcessRef.Unknown.Name || EventLogService.IsHost(process.Name)) AddService(process);
+        var name = process.Name == ProcessRef.Unknown.Name ? _lateNames.GetValueOrDefault(pid) : process.Name;
+        if (name is null || EventLogService.IsHost(name)) AddService(process);
     }
 
     /// <summary>A context switch on <paramref name="cpu"/>: charges the thread leaving it for the server call it serves.</summary>
@@ -116,15 +129,21 @@ public sealed class EventLogTracker
     public void FileName(ulong key, string path)
     {
         if (key == 0) return;
-        if (EvtxLogName.IsEvtx(path))
+        if (!EvtxLogName.IsEvtx(path))
         {
-            _evtxNames[key] = path;
-            _otherFiles.Remove(key);
+            NotALog(key);
+            return;
         }
-        else if (_evtxNames.Remove(key) || _otherFiles.Count < 1_000_000)
-        {
-            _otherFiles.Add(key);
-        }
+        _evtxNames[key] = path;
+        _otherFiles.Remove(key);
+    }
+
+    /// <summary>A name event named the file <paramref name="key"/> with a path that is no .evtx file (callers need not make the string).</summary>
+    public void NotALog(ulong key)
+    {
+        if (key == 0) return;
+        // Only whether a key is a log matters; past a million other files the rest stay unknown (not counted as logs).
+        if (_evtxNames.Remove(key) || _otherFiles.Count < 1_000_000) _otherFiles.Add(key);
     }
 
     /// <summary>WMI-Activity event 11: an operation starts for <paramref name="clientPid"/>; Win32_NTLogEvent queries are remembered.</summary>
@@ -145,19 +164,28 @@ public sealed class EventLogTracker
         _serving.Clear();
         _rpcOpen.Clear();
 
-        var table = _rows.Build(NameOfFile, cpuKnown: _running.Switches > 0, registryKnown: _registryEvents > 0, readsKnown: _fileReads > 0, out long unnamedBytes);
+        var serviceIds = _everServices.Select(p => p.Pid).ToHashSet();
+        var table = _rows.Build(NameOfFile, serviceIds.Contains, Named,
+            cpuKnown: _running.Switches > 0, registryKnown: _registryEvents > 0, readsKnown: _fileReads > 0, out var counts);
         new EventLogNotes(table).Add(new EventLogFacts(
-            _everServices, _rpcCallEvents, _even6Events, _foreignServerCalls, _running.Switches, _registryEvents, _fileReads,
-            _wmiEvents, _wmiHostCallsWithoutQuery, _clientOnly, _serverOnly, _unfinished, unnamedBytes, _matcher.DroppedClients));
+            _everServices, _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
+            _fileReads, _wmiEvents, _wmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients));
         return table;
     }
 
     private Even6Call? StartServer(long t, int cpu, int pid, int threadId, int opnum, int protocol)
     {
+        // A process already known not to be the service (another one is) never serves; one not yet known may
+        // turn out to be it when rundown at the end names it, so its calls are kept and judged when the table is built.
         if (!_services.TryGetValue(pid, out var service))
         {
-            _foreignServerCalls++;
-            return null;
+            if (_services.Count > 0 && _processes.TryGetValue(pid, out var known) && known.Name != ProcessRef.Unknown.Name)
+            {
+                _foreignServerCalls++;
+                return null;
+            }
+            service = ProcessOf(pid);
         }
         var call = new Even6Call(RpcSide.Server, service, threadId, opnum, protocol, t);
         _running.Seen(t, cpu, threadId);
@@ -242,6 +270,10 @@ public sealed class EventLogTracker
         if (_objectOfKey.TryGetValue(key, out var obj) && _evtxNames.TryGetValue(obj, out name)) return name;
         return _otherFiles.Contains(key) || (obj != 0 && _otherFiles.Contains(obj)) ? "" : null;
     }
+
+    /// <summary>A process no event had named when it was first seen, named by a later end rundown when there is one.</summary>
+    private ProcessRef Named(ProcessRef process) =>
+        process.Name == ProcessRef.Unknown.Name && _lateNames.TryGetValue(process.Pid, out var name) ? process with { Name = name } : process;
 
     private void AddService(ProcessRef process)
     {

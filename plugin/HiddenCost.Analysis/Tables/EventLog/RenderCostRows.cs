@@ -14,13 +14,12 @@ internal sealed class RenderCostRows
 
     public void Add(ProcessRef? client, ProcessRef? onBehalfOf, string? wmiQuery, ulong logKey, Even6Call call, Even6Call? server, long firstNs, long lastNs)
     {
-        var key = new RowKey(client, onBehalfOf, wmiQuery, logKey);
+        var key = new RowKey(client, onBehalfOf, wmiQuery, logKey, server?.Process.Pid ?? 0);
         if (!_rows.TryGetValue(key, out var s)) _rows[key] = s = new Sums();
         switch (call.Kind)
         {
             case Even6CallKind.Render:
                 s.Renders++;
-                if (server is not null) s.ServedRenders++;
                 break;
             case Even6CallKind.QueryNext:
                 s.Queries++;
@@ -29,6 +28,7 @@ internal sealed class RenderCostRows
         if (server is not null)
         {
             s.ServedCalls++;
+            if (call.Kind == Even6CallKind.Render) s.ServedRenders++;
             s.CpuNs += server.CpuNs;
             s.RegistryOps += server.RegistryOps;
             if (server.Reads is { } reads)
@@ -39,17 +39,37 @@ internal sealed class RenderCostRows
         s.Last = Math.Max(s.Last, lastNs);
     }
 
-    /// <summary>Builds the table; <paramref name="fileName"/> names a file key (null when the trace never did).</summary>
-    public Table Build(Func<ulong, string?> fileName, bool cpuKnown, bool registryKnown, bool readsKnown, out long unnamedBytes)
+    /// <summary>
+    /// Builds the table. <paramref name="fileName"/> names a file key (null when the trace never did, "" for a
+    /// file known not to be a log); <paramref name="isService"/> says whether a process id was the EventLog
+    /// service (known for sure only at the end: rundown may come last), so server calls of other processes count
+    /// as no server at all; <paramref name="named"/> gives a process seen before any event named it its name.
+    /// </summary>
+    public Table Build(Func<ulong, string?> fileName, Func<int, bool> isService, Func<ProcessRef, ProcessRef> named,
+        bool cpuKnown, bool registryKnown, bool readsKnown, out BuildCounts counts)
     {
-        unnamedBytes = 0;
+        counts = default;
         var merged = new Dictionary<(ProcessRef? Client, ProcessRef? OnBehalfOf, string? Query, string Log), Sums>();
         foreach (var (key, s) in _rows)
         {
+            bool foreign = key.ServerPid != 0 && !isService(key.ServerPid);
+            if (foreign)
+            {
+                // Served by a process that turned out not to be the EventLog service: the client's calls stay, unserved.
+                counts.ForeignServerCalls += s.ServedCalls;
+                if (key.Client is null)
+                {
+                    counts.ForeignServerOnlyCalls += s.ServedCalls;
+                    continue;
+                }
+                counts.ClientOnlyCalls += s.ServedCalls;
+            }
             var log = key.LogKey != 0 && fileName(key.LogKey) is { } path ? EvtxLogName.FromPath(path) : null;
-            var mkey = (key.Client, key.OnBehalfOf, key.WmiQuery, log ?? "Unknown");
+            var client = key.Client is null ? null : named(key.Client);
+            var onBehalfOf = key.OnBehalfOf is null ? null : named(key.OnBehalfOf);
+            var mkey = (client, onBehalfOf, key.WmiQuery, log ?? "Unknown");
             if (!merged.TryGetValue(mkey, out var m)) merged[mkey] = m = new Sums();
-            m.Merge(s);
+            m.Merge(s, served: !foreign);
         }
 
         var table = new Table(EventLogTables.RenderCost);
@@ -60,7 +80,7 @@ internal sealed class RenderCostRows
             foreach (var (file, bytes) in s.Reads)
             {
                 var path = fileName(file);
-                if (path is null) unnamedBytes += bytes;
+                if (path is null) counts.UnnamedReadBytes += bytes;
                 else if (EvtxLogName.IsEvtx(path)) evtxBytes += bytes;
             }
             bool served = s.ServedCalls > 0;
@@ -101,7 +121,13 @@ internal sealed class RenderCostRows
         return table;
     }
 
-    private readonly record struct RowKey(ProcessRef? Client, ProcessRef? OnBehalfOf, string? WmiQuery, ulong LogKey);
+    /// <summary>What building the table found out about calls counted earlier.</summary>
+    public struct BuildCounts
+    {
+        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes;
+    }
+
+    private readonly record struct RowKey(ProcessRef? Client, ProcessRef? OnBehalfOf, string? WmiQuery, ulong LogKey, int ServerPid);
 
     private sealed class Sums
     {
@@ -109,15 +135,18 @@ internal sealed class RenderCostRows
         public long First = long.MaxValue, Last = long.MinValue;
         public readonly Dictionary<ulong, long> Reads = new();
 
-        public void Merge(Sums o)
+        public void Merge(Sums o, bool served)
         {
             Renders += o.Renders;
-            ServedRenders += o.ServedRenders;
             Queries += o.Queries;
-            ServedCalls += o.ServedCalls;
-            CpuNs += o.CpuNs;
-            RegistryOps += o.RegistryOps;
-            foreach (var (file, bytes) in o.Reads) Reads[file] = Reads.GetValueOrDefault(file) + bytes;
+            if (served)
+            {
+                ServedRenders += o.ServedRenders;
+                ServedCalls += o.ServedCalls;
+                CpuNs += o.CpuNs;
+                RegistryOps += o.RegistryOps;
+                foreach (var (file, bytes) in o.Reads) Reads[file] = Reads.GetValueOrDefault(file) + bytes;
+            }
             First = Math.Min(First, o.First);
             Last = Math.Max(Last, o.Last);
         }
