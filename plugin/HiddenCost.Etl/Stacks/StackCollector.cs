@@ -92,7 +92,7 @@ public sealed class StackCollector
 
     /// <summary>
     /// Asks for the stack of <paramref name="e"/>; returns a ticket for <see cref="StackOf"/>. Uses the thread the
-    /// stack will name: SampledProfile's sampled thread, CSwitch's new thread, else the event's thread.
+    /// stack will name: SampledProfile's sampled thread, CSwitch's new (or old) thread, else the event's thread.
     /// For EVENT_HEADER events with a stack extended item the answer is immediate.
     /// </summary>
     public int Expect(in EtwEvent e)
@@ -104,10 +104,16 @@ public sealed class StackCollector
                 _ticketResults[ticket] = Store.Intern(kernel, user);
             return ticket;
         }
-        int thread = e.ThreadId;
-        if (SampledProfile.TryDecode(e, out var sample)) thread = sample.ThreadId;
-        else if (ContextSwitch.TryDecode(e, out var cswitch)) thread = cswitch.NewThreadId;
-        return Expect(e.RawTimestamp, thread, e.TimeNs);
+        if (SampledProfile.TryDecode(e, out var sample)) return Expect(e.RawTimestamp, sample.ThreadId, e.TimeNs);
+        if (ContextSwitch.TryDecode(e, out var cswitch))
+        {
+            // The stack walked at a context switch is the new thread's (WPA's "New Thread Stack"); the old thread's
+            // id is registered too, so whichever thread the StackWalk event names gets matched.
+            int both = Expect(e.RawTimestamp, cswitch.NewThreadId, e.TimeNs);
+            if (_tickets.TryAdd((e.RawTimestamp, cswitch.OldThreadId), both)) _ticketAges.Enqueue((e.TimeNs, e.RawTimestamp, cswitch.OldThreadId));
+            return both;
+        }
+        return Expect(e.RawTimestamp, e.ThreadId, e.TimeNs);
     }
 
     /// <summary>Asks for the stack of the event at raw timestamp <paramref name="timestamp"/> on <paramref name="threadId"/>.</summary>
@@ -294,7 +300,7 @@ public sealed class StackCollector
         while (_ticketAges.Count > 0 && _now - _ticketAges.Peek().TimeNs > TicketWaitNs)
         {
             var (_, timestamp, thread) = _ticketAges.Dequeue();
-            if (!_tickets.TryGetValue((timestamp, thread), out int ticket)) continue;
+            if (!_tickets.ContainsKey((timestamp, thread))) continue;
             // A ticket whose kernel part arrived waits on its thread instead; only give up on those with nothing yet.
             if (!IsWaiting(thread, timestamp)) _tickets.Remove((timestamp, thread));
         }

@@ -73,12 +73,12 @@ public sealed class EmbeddedManifestTests
     public void Powershell_events_are_reachable_by_provider_and_id_with_their_payload()
     {
         using var reader = EtlReader.Open(HiddenCost.TestSupport.SharedFolder.EtlSample("krabsetw/powershell.etl"));
-        var provider = new Guid("a0c1853b-5c40-4b15-8766-3cf1c58f985a");
+        var key = new ManifestEventKey(new Guid("a0c1853b-5c40-4b15-8766-3cf1c58f985a"), 7937);
         int count = 0;
         long bytes = 0;
         foreach (var e in reader.ReadEvents())
         {
-            if (e.Kind != Records.RecordHeaderKind.EventHeader || e.ProviderId != provider || e.EventId != 7937) continue;
+            if (!key.Matches(e)) continue;
             count++;
             bytes += e.Payload.Length;
         }

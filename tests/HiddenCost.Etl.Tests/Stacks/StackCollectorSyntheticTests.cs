@@ -139,6 +139,16 @@ public sealed class StackCollectorSyntheticTests
     }
 
     [TestMethod]
+    public void A_CSwitch_ticket_gets_the_stack_walked_for_the_switching_thread_synthetic()
+    {
+        var c = new StackCollector();
+        var cswitch = new PayloadBuilder().I32(21).I32(22).Bytes(new byte[16]).ToArray();
+        int ticket = c.Expect(SyntheticEvent.Kernel(KernelGroups.Thread, ContextSwitch.Opcode, 2, cswitch, timestamp: 900, timeNs: 900));
+        c.Observe(Stack(900, 4, 21, 900, K1, K2));
+        CollectionAssert.AreEqual(new[] { K1, K2 }, c.Store.GetFrames(c.StackOf(ticket)).ToArray());
+    }
+
+    [TestMethod]
     public void EVENT_HEADER_stack_items_give_the_event_its_stack_at_once_synthetic()
     {
         var data = new PayloadBuilder().U64(0).U64(K1).U64(U1).U64(U2).ToArray();

@@ -114,7 +114,6 @@ public static class SchemaDecoder
                     if (status != DecodeStatus.Complete) return status;
                     continue;
                 }
-                if (state.Offset >= state.Payload.Length && !IsEmptyAllowed(field)) return DecodeStatus.Truncated;
                 var rest = state.Payload[state.Offset..];
                 if (!Measure(field, rest, values, state.PointerSize, out int valueStart, out int valueLength, out int consumed))
                     return consumed < 0 ? DecodeStatus.Invalid : DecodeStatus.Truncated;
@@ -128,9 +127,6 @@ public static class SchemaDecoder
         }
         return DecodeStatus.Complete;
     }
-
-    private static bool IsEmptyAllowed(SchemaField field) =>
-        field.LengthKind is FieldLengthKind.Fixed or FieldLengthKind.FromField && field.Length == 0 && field.LengthFieldIndex < 0;
 
     private static long Value(Span<long> values, int index) => (uint)index < (uint)values.Length ? values[index] : -1;
 
@@ -217,6 +213,8 @@ public static class SchemaDecoder
 
     private static bool Terminated(ReadOnlySpan<byte> rest, int unit, out int length, out int consumed)
     {
+        length = consumed = 0;
+        if (rest.Length < unit) return false; // not even a terminator: the field is missing
         int end = unit == 1
             ? rest.IndexOf((byte)0)
             : MemoryMarshal.Cast<byte, char>(rest[..(rest.Length & ~1)]).IndexOf('\0');
