@@ -371,4 +371,29 @@ public sealed class EventLogTrackerTests
         Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes));
         Assert.IsFalse(table.Notes.Any(n => n.Contains("service calls matched no client")), string.Join(" | ", table.Notes));
     }
+
+    [TestMethod]
+    public void Wmi_host_calls_without_wmi_activity_events_say_on_behalf_of_is_unknown()
+    {
+        var s = ReaderScript();
+        s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
+        Assert.IsNull(Cell(table, 0, "WMI Query"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 calls came from a WMI provider host but the trace has no WMI-Activity events")
+            && n.Contains("MultiProfile.wprp!EventLog")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Only_wmi_provider_hosts_are_said_to_work_on_behalf_of_a_wmi_client()
+    {
+        var s = ReaderScript();
+        s.Tracker.WmiOperationStart(s.Now - 10, @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent", Manager);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
+        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
+        Assert.IsNull(Cell(table, 0, "WMI Query"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("WMI")), string.Join(" | ", table.Notes));
+    }
 }

@@ -17,8 +17,14 @@ namespace HiddenCost.Analysis.Tables.EventLog;
 /// </summary>
 public sealed class EventLogRenderAnalysis : ITraceAnalysis
 {
-    private readonly EventLogTracker _tracker = new();
-    private readonly StringPool _strings = new();
+    private readonly EventLogTracker _tracker;
+    private readonly StringPool _strings;
+
+    public EventLogRenderAnalysis(TraceSession session)
+    {
+        _strings = session.Strings;
+        _tracker = new EventLogTracker(session.Process);
+    }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { EventLogTables.RenderCost };
 

@@ -33,9 +33,19 @@ public sealed class EventLogTracker
     private readonly Action<Even6Call, Even6Call?> _finished;
 
     private long _rpcCallEvents, _even6Events, _foreignServerCalls, _registryEvents, _fileReads, _wmiEvents;
-    private long _clientOnly, _serverOnly, _unfinished, _wmiHostCallsWithoutQuery;
+    private readonly Func<int, long, ProcessRef>? _processAt;
+    private long _clientOnly, _serverOnly, _unfinished;
 
-    public EventLogTracker() => _finished = Finished;
+    /// <param name="processAt">
+    /// The process instance with an id at a time, when the pipeline keeps them (so rows name processes as the other
+    /// tables do); asked again when the table is built, when rundown at the end has named every process. Without it
+    /// the tracker names processes from the process facts it is fed.
+    /// </param>
+    public EventLogTracker(Func<int, long, ProcessRef>? processAt = null)
+    {
+        _finished = Finished;
+        _processAt = processAt;
+    }
 
     /// <summary>A process start or start rundown (Process Start/DCStart) with its image file name and command line.</summary>
     public void ProcessStart(long t, int pid, string imageName, string commandLine)
@@ -152,7 +162,7 @@ public sealed class EventLogTracker
         _wmiEvents++;
         if (!WmiEventLogQuery.IsEventLogQuery(operation)) return;
         if (_wmiQueries.Count >= MaxActiveWmiQueries) _wmiQueries.RemoveAt(0);
-        _wmiQueries.Add((t, ProcessOf(clientPid), WmiEventLogQuery.QueryText(operation)));
+        _wmiQueries.Add((t, Identity(clientPid, t), WmiEventLogQuery.QueryText(operation)));
     }
 
     /// <summary>Finishes calls still open at <paramref name="traceEndNs"/> and builds the table.</summary>
@@ -165,11 +175,11 @@ public sealed class EventLogTracker
         _rpcOpen.Clear();
 
         var serviceIds = _everServices.Select(p => p.Pid).ToHashSet();
-        var table = _rows.Build(NameOfFile, serviceIds.Contains, Named,
+        var table = _rows.Build(NameOfFile, serviceIds.Contains, Final,
             cpuKnown: _running.Switches > 0, registryKnown: _registryEvents > 0, readsKnown: _fileReads > 0, out var counts);
         new EventLogNotes(table).Add(new EventLogFacts(
             _everServices, _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
-            _fileReads, _wmiEvents, _wmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
+            _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
             _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients));
         return table;
     }
@@ -197,19 +207,16 @@ public sealed class EventLogTracker
     private Even6Call? StartClient(long t, int pid, int threadId, int opnum, int protocol)
     {
         if (_services.ContainsKey(pid)) return null;
-        var process = ProcessOf(pid);
+        var process = Identity(pid, t);
+        // Whether the client is a WMI provider host is judged when the table is built (end rundown may name it
+        // only then); every call remembers the latest Win32_NTLogEvent query started before it.
         ProcessRef? onBehalfOf = null;
         string? query = null;
-        if (WmiEventLogQuery.IsProviderHost(process.Name))
+        for (int i = _wmiQueries.Count - 1; i >= 0; i--)
         {
-            // The latest Win32_NTLogEvent query started before the call is the one the provider host serves.
-            for (int i = _wmiQueries.Count - 1; i >= 0; i--)
-            {
-                if (_wmiQueries[i].Time > t) continue;
-                (onBehalfOf, query) = (_wmiQueries[i].Client, _wmiQueries[i].Query);
-                break;
-            }
-            if (onBehalfOf is null) _wmiHostCallsWithoutQuery++;
+            if (_wmiQueries[i].Time > t) continue;
+            (onBehalfOf, query) = (_wmiQueries[i].Client, _wmiQueries[i].Query);
+            break;
         }
         var call = new Even6Call(RpcSide.Client, process, threadId, opnum, protocol, t) { OnBehalfOf = onBehalfOf, WmiQuery = query };
         _matcher.ClientStarted(call, _finished);
@@ -271,9 +278,12 @@ public sealed class EventLogTracker
         return _otherFiles.Contains(key) || (obj != 0 && _otherFiles.Contains(obj)) ? "" : null;
     }
 
-    /// <summary>A process no event had named when it was first seen, named by a later end rundown when there is one.</summary>
-    private ProcessRef Named(ProcessRef process) =>
-        process.Name == ProcessRef.Unknown.Name && _lateNames.TryGetValue(process.Pid, out var name) ? process with { Name = name } : process;
+    /// <summary>The process instance a row shows: from the pipeline's state as the whole trace describes it, else from the facts fed.</summary>
+    private ProcessRef Final(ProcessRef process, long timeNs) =>
+        _processAt is not null ? _processAt(process.Pid, timeNs)
+        : process.Name == ProcessRef.Unknown.Name && _lateNames.TryGetValue(process.Pid, out var name) ? process with { Name = name } : process;
+
+    private ProcessRef Identity(int pid, long timeNs) => _processAt?.Invoke(pid, timeNs) ?? ProcessOf(pid);
 
     private void AddService(ProcessRef process)
     {

@@ -16,6 +16,7 @@ internal sealed class RenderCostRows
     {
         var key = new RowKey(client, onBehalfOf, wmiQuery, logKey, server?.Process.Pid ?? 0);
         if (!_rows.TryGetValue(key, out var s)) _rows[key] = s = new Sums();
+        s.Calls++;
         switch (call.Kind)
         {
             case Even6CallKind.Render:
@@ -43,9 +44,10 @@ internal sealed class RenderCostRows
     /// Builds the table. <paramref name="fileName"/> names a file key (null when the trace never did, "" for a
     /// file known not to be a log); <paramref name="isService"/> says whether a process id was the EventLog
     /// service (known for sure only at the end: rundown may come last), so server calls of other processes count
-    /// as no server at all; <paramref name="named"/> gives a process seen before any event named it its name.
+    /// as no server at all; <paramref name="final"/> gives the process instance to show for one seen at a time
+    /// (rundown at the end may name it only then). A WMI query is shown only for clients that are WMI provider hosts.
     /// </summary>
-    public Table Build(Func<ulong, string?> fileName, Func<int, bool> isService, Func<ProcessRef, ProcessRef> named,
+    public Table Build(Func<ulong, string?> fileName, Func<int, bool> isService, Func<ProcessRef, long, ProcessRef> final,
         bool cpuKnown, bool registryKnown, bool readsKnown, out BuildCounts counts)
     {
         counts = default;
@@ -65,9 +67,11 @@ internal sealed class RenderCostRows
                 counts.ClientOnlyCalls += s.ServedCalls;
             }
             var log = key.LogKey != 0 && fileName(key.LogKey) is { } path ? EvtxLogName.FromPath(path) : null;
-            var client = key.Client is null ? null : named(key.Client);
-            var onBehalfOf = key.OnBehalfOf is null ? null : named(key.OnBehalfOf);
-            var mkey = (client, onBehalfOf, key.WmiQuery, log ?? "Unknown");
+            var client = key.Client is null ? null : final(key.Client, s.First);
+            bool wmiHost = client is not null && WmiEventLogQuery.IsProviderHost(client.Name);
+            var onBehalfOf = wmiHost && key.OnBehalfOf is not null ? final(key.OnBehalfOf, s.First) : null;
+            if (wmiHost && onBehalfOf is null) counts.WmiHostCallsWithoutQuery += s.Calls;
+            var mkey = (client, onBehalfOf, onBehalfOf is null ? null : key.WmiQuery, log ?? "Unknown");
             if (!merged.TryGetValue(mkey, out var m)) merged[mkey] = m = new Sums();
             m.Merge(s, served: !foreign);
         }
@@ -124,19 +128,20 @@ internal sealed class RenderCostRows
     /// <summary>What building the table found out about calls counted earlier.</summary>
     public struct BuildCounts
     {
-        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes;
+        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes, WmiHostCallsWithoutQuery;
     }
 
     private readonly record struct RowKey(ProcessRef? Client, ProcessRef? OnBehalfOf, string? WmiQuery, ulong LogKey, int ServerPid);
 
     private sealed class Sums
     {
-        public long Renders, ServedRenders, Queries, ServedCalls, CpuNs, RegistryOps;
+        public long Calls, Renders, ServedRenders, Queries, ServedCalls, CpuNs, RegistryOps;
         public long First = long.MaxValue, Last = long.MinValue;
         public readonly Dictionary<ulong, long> Reads = new();
 
         public void Merge(Sums o, bool served)
         {
+            Calls += o.Calls;
             Renders += o.Renders;
             Queries += o.Queries;
             if (served)
