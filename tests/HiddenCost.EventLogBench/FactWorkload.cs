@@ -4,9 +4,10 @@ namespace HiddenCost.EventLogBench;
 
 /// <summary>
 /// A busy event-log reading session as decoded facts, generated on the fly: eight client processes render
-/// messages in turn (every sixteenth call a query-next that reads Application.evtx), each call served by one of
-/// two service threads with 13 registry operations plus KCB bookkeeping, while another svchost does as much
-/// registry work at the same time. Per call: 4 RPC events, 28 or 29 registry events, 2 context switches.
+/// messages in turn (every sixteenth round each asks query-next for the next batch, which reads Application.evtx),
+/// each call served by one of two service threads; a render makes 13 registry operations plus KCB bookkeeping
+/// while another svchost does as much registry work at the same time. Per render: 4 RPC events and 28 registry
+/// events; per query: 4 RPC events and a file read; 2 context switches per call.
 /// </summary>
 internal static class FactWorkload
 {
@@ -24,9 +25,9 @@ internal static class FactWorkload
         long events = 0, switches = 0, renders = 0, queries = 0, now = 1_000_000, call = 0;
         while (events < registryAndRpcEvents)
         {
-            bool query = call % 16 == 0;
+            bool query = call / Clients % 16 == 0;
             Call(tracker, call, now, query);
-            events += 4 + 28 + (query ? 1 : 0);
+            events += query ? 4 : 4 + 28;
             switches += 2;
             if (query) queries++;
             else renders++;
@@ -48,14 +49,20 @@ internal static class FactWorkload
         tracker.ContextSwitch(now + 5_000, cpu, serviceThread, 0);
         tracker.RpcCallStart(now + 10_000, cpu, ServicePid, serviceThread, RpcSide.Server, Even6.InterfaceId, opnum, 3);
         long t = now + 10_000;
-        tracker.Registry(t += 1_000, serviceThread, RegistryOperations.KcbCreate);
-        for (int i = 0; i < 13; i++)
+        if (query)
         {
-            tracker.Registry(t += 30_000, serviceThread, (i & 1) == 0 ? RegistryOperations.Open : RegistryOperations.QueryValue);
-            tracker.Registry(t, OtherSvchostThread, RegistryOperations.QueryValue);
+            tracker.FileRead(t + 1_000, serviceThread, LogKey + 8, LogKey, 64 * 1024);
         }
-        tracker.Registry(t += 1_000, serviceThread, RegistryOperations.KcbDelete);
-        if (query) tracker.FileRead(t += 1_000, serviceThread, LogKey + 8, LogKey, 64 * 1024);
+        else
+        {
+            tracker.Registry(t += 1_000, serviceThread, RegistryOperations.KcbCreate);
+            for (int i = 0; i < 13; i++)
+            {
+                tracker.Registry(t += 30_000, serviceThread, (i & 1) == 0 ? RegistryOperations.Open : RegistryOperations.QueryValue);
+                tracker.Registry(t, OtherSvchostThread, RegistryOperations.QueryValue);
+            }
+            tracker.Registry(t += 1_000, serviceThread, RegistryOperations.KcbDelete);
+        }
         tracker.RpcCallStop(now + 500_000, cpu, ServicePid, serviceThread, RpcSide.Server);
         tracker.ContextSwitch(now + 501_000, cpu, 0, serviceThread);
         tracker.RpcCallStop(now + 510_000, 2 + client % 2, pid, thread, RpcSide.Client);
