@@ -31,9 +31,9 @@ public sealed class EventLogTracker
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
     private readonly List<(long Time, ProcessRef Client, string Query)> _wmiQueries = new();
     private readonly Action<Even6Call, Even6Call?> _finished;
+    private readonly Func<int, long, ProcessRef>? _processAt;
 
     private long _rpcCallEvents, _even6Events, _foreignServerCalls, _registryEvents, _fileReads, _wmiEvents;
-    private readonly Func<int, long, ProcessRef>? _processAt;
     private long _clientOnly, _serverOnly, _unfinished;
 
     /// <param name="processAt">
@@ -178,7 +178,7 @@ public sealed class EventLogTracker
         var table = _rows.Build(NameOfFile, serviceIds.Contains, Final,
             cpuKnown: _running.Switches > 0, registryKnown: _registryEvents > 0, readsKnown: _fileReads > 0, out var counts);
         new EventLogNotes(table).Add(new EventLogFacts(
-            _everServices, _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
+            _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
             _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients));
         return table;
