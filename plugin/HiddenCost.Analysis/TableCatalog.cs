@@ -2,6 +2,7 @@ using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.DirectoryNotify;
 using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.EventLog;
 using HiddenCost.Analysis.Tables.TraceReadiness;
 using HiddenCost.Analysis.Tables.TraceInfo;
 
@@ -18,6 +19,7 @@ public static class TableCatalog
         new TraceReadinessAnalysis(session),
         new DirectoryNotifyAnalysis(session),
         new Tables.SyscallHook.SyscallHookAnalysis(session),
+        new EventLogRenderAnalysis(session),
     };
 
     public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();
