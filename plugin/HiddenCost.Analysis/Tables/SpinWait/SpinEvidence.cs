@@ -9,8 +9,8 @@ public enum SpinEvidence : byte
     NotSpin,
     /// <summary>
     /// Runtime code (coreclr.dll/clr.dll) with no symbol naming it, called directly from managed code, or an
-    /// instruction pointer in the runtime with no stack. Spinning looks like this, but so do GC, JIT and type
-    /// loading, so such samples count only where the thread went on to contend (see <see cref="SpinWaitTracker"/>).
+    /// instruction pointer in the runtime with no stack. Counted as spin (the rule without symbols), but
+    /// GC, JIT and type loading look the same, which the tables' notes say (see <see cref="SpinWaitTracker"/>).
     /// </summary>
     PossibleSpin,
     /// <summary>A frame that is spin code by name: a lock slow path, SpinWait, a contended critical section.</summary>

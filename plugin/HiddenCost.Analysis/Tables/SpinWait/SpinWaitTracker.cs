@@ -12,8 +12,9 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 /// <item>A successful run belongs to the lock it spun inside (after a wake-up), else to the lock that contended at
 /// the same call site nearest in time, else to the call site alone. These are resolved at the end, when every
 /// contention's call site is known.</item>
-/// <item>Unnamed runtime code (<see cref="SpinEvidence.PossibleSpin"/>) counts only where it ends in a contention
-/// or at a site that contends; elsewhere it may be GC or JIT work and is set aside (and said so in a note).</item>
+/// <item>Unnamed runtime code called from managed code (<see cref="SpinEvidence.PossibleSpin"/>) counts as spin, as
+/// issue 10 defines it; where it is the only evidence at a site that never contends, a note says GC or JIT work
+/// looks the same. Runtime code sampled with no stack at all counts only on threads that contend.</item>
 /// </list>
 /// </summary>
 public sealed class SpinWaitTracker
@@ -31,7 +32,7 @@ public sealed class SpinWaitTracker
     private readonly Dictionary<(ProcessRef Process, string Site), List<(long Time, LockTally Lock)>> _siteContentions = new();
     private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
     private long? _intervalNs;
-    private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _samples;
+    private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _unnamedSiteSamples, _samples;
 
     /// <summary>The trace's profile interval (the first one it states wins).</summary>
     public void ProfileInterval(long intervalNs)
@@ -144,9 +145,12 @@ public sealed class SpinWaitTracker
             yield return "The trace does not state its profile interval: each CPU sample counts as 1 ms.";
         if (_unattributedSamples > 0)
             yield return $"{Ms(_unattributedSamples, interval)} of spin had no stack naming its call site or lock; it is shown as '{UnattributedSite}'.";
+        if (_unnamedSiteSamples > 0)
+            yield return $"{Ms(_unnamedSiteSamples, interval)} of spin at call sites that never contended is runtime code (coreclr.dll/clr.dll) " +
+                         "called from managed code with no symbol naming it: GC or JIT work there looks the same. Load the runtime's symbols to tell them apart.";
         if (_setAsideSamples > 0)
-            yield return $"{Ms(_setAsideSamples, interval)} of unnamed runtime code called from managed code, at call sites that never contended, " +
-                         "is not counted as spin: without native symbols it cannot be told from GC or JIT work.";
+            yield return $"{Ms(_setAsideSamples, interval)} of runtime code sampled without a stack, on threads that never contended, " +
+                         "is not counted as spin: with no caller it cannot be told from GC or JIT work.";
         if (_unstopped > 0)
             yield return $"{_unstopped:N0} contentions had no ContentionStop (a timed-out wait on System.Threading.Lock, or the trace ended first): " +
                          "their wait is counted until the thread ran its own code again or the trace ended.";
@@ -215,7 +219,11 @@ public sealed class SpinWaitTracker
         if (run.Site is not null)
         {
             if (_siteContentions.TryGetValue((th.Process, run.Site), out var list)) target = Nearest(list, run.EndNs);
-            else if (run.Named) target = Lock(LockKey.For(th.Process, null, null, run.Site));
+            else
+            {
+                target = Lock(LockKey.For(th.Process, null, null, run.Site));
+                if (!run.Named) _unnamedSiteSamples += run.Samples;
+            }
         }
         else if (run.Named || th.Contended)
         {
