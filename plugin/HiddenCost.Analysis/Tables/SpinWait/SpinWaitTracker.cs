@@ -106,15 +106,18 @@ public sealed class SpinWaitTracker
     public void ContextSwitch(long t, ProcessRef oldProcess, int oldThreadId, byte waitReason, byte oldState)
     {
         if (oldThreadId <= 0) return;
-        var th = Thread(oldProcess, oldThreadId, t);
-        if (KernelWait.IsYield(waitReason)) th.Tally.Yield(t, oldThreadId);
-        else if (KernelWait.IsDelay(waitReason)) th.Tally.Delay(t, oldThreadId);
-        else if (th.Running && KernelWait.IsLockWait(waitReason, oldState))
+        // Yields and delays only count per process, so they may be fed as they come while samples wait for
+        // their stacks; only a lock wait touches the thread's spin run.
+        if (KernelWait.IsYield(waitReason)) Process(oldProcess).Yield(t, oldThreadId);
+        else if (KernelWait.IsDelay(waitReason)) Process(oldProcess).Delay(t, oldThreadId);
+        else if (KernelWait.IsLockWait(waitReason, oldState) && _threads.TryGetValue(oldThreadId, out var th)
+                 && th.Process == oldProcess && th.Running)
         {
             // Spun, then blocked anyway without a contention event (a critical section, an SRW lock, or CoreCLR
             // waiting again after a wake-up): wasted spin.
             var inside = th.Open.Count > 0 ? th.Open[^1].Lock : th.RunInside;
             var run = th.TakeRun(wasted: true);
+            th.LastSeenNs = t;
             if (inside is not null) inside.AddRun(run, oldThreadId);
             else _unplaced.Add((th, run));
         }
@@ -262,14 +265,19 @@ public sealed class SpinWaitTracker
         return tally;
     }
 
+    private ProcessTally Process(ProcessRef process)
+    {
+        if (!_processes.TryGetValue(process, out var tally)) _processes[process] = tally = new ProcessTally(process);
+        return tally;
+    }
+
     private ThreadSpinState Thread(ProcessRef process, int threadId, long t)
     {
         if (!_threads.TryGetValue(threadId, out var th) || th.Process != process)
         {
             // A thread id seen in another process: the old thread has exited and its id was reused.
             if (th is not null) Finish(th, th.LastSeenNs);
-            if (!_processes.TryGetValue(process, out var tally)) _processes[process] = tally = new ProcessTally(process);
-            _threads[threadId] = th = new ThreadSpinState(process, threadId, tally);
+            _threads[threadId] = th = new ThreadSpinState(process, threadId, Process(process));
         }
         th.LastSeenNs = t;
         return th;
