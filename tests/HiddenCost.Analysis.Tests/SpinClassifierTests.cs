@@ -15,14 +15,14 @@ public sealed class SpinClassifierTests
     {
         var c = Classify(StackFrame.Native("coreclr.dll", "AwareLock::Contention"), StackFrame.Native("coreclr.dll", "JIT_MonEnter_Portable"),
             Caller, StackFrame.Managed("Shop.Program.Main"));
-        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "Shop.Inventory.Reserve"), c);
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "Shop.Inventory.Reserve"), c with { RuntimePath = 0 });
     }
 
     [TestMethod]
     public void Unnamed_runtime_code_called_directly_from_managed_code_is_possible_spin()
     {
         var c = Classify(StackFrame.Native("coreclr.dll"), StackFrame.Native("coreclr.dll"), Caller);
-        Assert.AreEqual(new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve"), c);
+        Assert.AreEqual(new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve"), c with { RuntimePath = 0 });
     }
 
     [TestMethod]
@@ -30,6 +30,21 @@ public sealed class SpinClassifierTests
     {
         var c = Classify(StackFrame.Native(@"\Device\HarddiskVolume3\Windows\Microsoft.NET\Framework64\v4.0.30319\clr.dll"), Caller);
         Assert.AreEqual(SpinEvidence.PossibleSpin, c.Evidence);
+    }
+
+    [TestMethod]
+    public void Runtime_path_fingerprints_the_return_addresses_not_the_wandering_leaf()
+    {
+        static SampleClass At(ulong leaf, ulong caller) => Classify(StackFrame.Native("coreclr.dll", address: leaf),
+            StackFrame.Native("coreclr.dll", address: caller), StackFrame.Native("coreclr.dll", address: 0x7FF8_4C1C_7A20), Caller);
+        var spinA = At(0x7FF8_4C1B_2C40, 0x7FF8_4C1B_3010);
+        var spinB = At(0x7FF8_4C1B_2C58, 0x7FF8_4C1B_3010);
+        var other = At(0x7FF8_4C1B_2C40, 0x7FF8_4C09_8120);
+        Assert.AreNotEqual(0UL, spinA.RuntimePath);
+        Assert.AreEqual(spinA.RuntimePath, spinB.RuntimePath, "the leaf instruction pointer is not part of the path");
+        Assert.AreNotEqual(spinA.RuntimePath, other.RuntimePath);
+        Assert.AreEqual(0UL, Classify(StackFrame.Native("coreclr.dll", address: 0x7FF8_4C1B_2C40), Caller).RuntimePath,
+            "a leaf alone has no return addresses inside the runtime");
     }
 
     [TestMethod]

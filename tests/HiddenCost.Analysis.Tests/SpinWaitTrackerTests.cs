@@ -14,7 +14,10 @@ public sealed class SpinWaitTrackerTests
     private static readonly SampleClass Own = SampleClass.NotSpin;
 
     private static SampleClass Spin(string? site) => new(SpinEvidence.Spin, site);
-    private static SampleClass Possible(string? site) => new(SpinEvidence.PossibleSpin, site);
+    private static SampleClass Possible(string? site, ulong runtimePath = 0) => new(SpinEvidence.PossibleSpin, site, RuntimePath: runtimePath);
+
+    /// <summary>Return addresses inside coreclr.dll: the spin loop's path, and the path of some other runtime call.</summary>
+    private const ulong SpinPath = 0x5A1, OtherPath = 0x0C1;
 
     /// <summary>One sample per millisecond from <paramref name="fromMs"/>; returns the time after the last.</summary>
     private static long Samples(SpinWaitTracker t, int tid, long fromMs, int count, SampleClass c, ProcessRef? process = null)
@@ -113,48 +116,61 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
-    public void Unnamed_runtime_code_at_a_site_that_never_contends_is_keyed_by_the_site_with_a_note()
+    public void Unnamed_runtime_code_on_the_path_seen_spinning_before_a_contention_counts_at_a_site_that_never_contends()
     {
         var t = new SpinWaitTracker();
         t.ProfileInterval(Ms);
-        Samples(t, 101, 10, 5, Possible("Shop.PriceTable.Lookup"));
-        t.Sample(15 * Ms, Shop, 101, Own);
+        Samples(t, 101, 10, 3, Possible(Reserve, SpinPath));
+        t.ContentionStart(13 * Ms, Shop, 101, lockId: 9);             // proves SpinPath is the runtime's spin loop
+        t.ContentionStop(15 * Ms, Shop, 101, 2e6);
+        Samples(t, 102, 20, 5, Possible("Shop.PriceTable.Lookup", SpinPath));
+        t.Sample(25 * Ms, Shop, 102, Own);
         var (locks, processes) = t.Build(100 * Ms);
-        Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual("Shop.PriceTable.Lookup", Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(5.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(5.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
-        Assert.IsTrue(locks.Notes.Single().StartsWith("5.0 ms of spin at call sites that never contended is runtime code", StringComparison.Ordinal),
-            "GC or JIT work looks the same without symbols, and the table says so");
+        int site = RowWhere(locks, "Call Site", "Shop.PriceTable.Lookup");
+        Assert.IsNull(Cell(locks, site, "Lock ID"));
+        Assert.AreEqual(0L, Cell(locks, site, "Contentions"));
+        Assert.AreEqual(5.0, Cell(locks, site, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(100.0, Cell(locks, site, "Spin Share (%)"));
+        Assert.AreEqual(8.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+        Assert.AreEqual(0, locks.Notes.Count, string.Join(" | ", locks.Notes));
     }
 
     [TestMethod]
-    public void Runtime_code_without_a_stack_on_a_thread_that_never_contends_is_set_aside_with_a_note()
+    public void Unnamed_runtime_code_on_other_paths_is_not_spin_even_at_a_contending_site()
     {
         var t = new SpinWaitTracker();
         t.ProfileInterval(Ms);
-        Samples(t, 101, 10, 5, Possible(null));                      // a server GC thread looks like this without stacks
+        Samples(t, 101, 10, 3, Possible(Reserve, SpinPath));
+        t.ContentionStart(13 * Ms, Shop, 101, lockId: 9);
+        t.ContentionStop(15 * Ms, Shop, 101, 2e6);
+        Samples(t, 102, 20, 2, Possible(Reserve, SpinPath));          // spun at the same site and acquired
+        t.Sample(22 * Ms, Shop, 102, Own);
+        Samples(t, 102, 30, 4, Possible(Reserve, OtherPath));         // DateTime.Now, a GC, ... called from the same method
+        t.Sample(34 * Ms, Shop, 102, Own);
+        Samples(t, 103, 40, 6, Possible("Shop.Clock.Now", OtherPath));
+        t.Sample(46 * Ms, Shop, 103, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
+        Assert.IsTrue(locks.Notes.Single().StartsWith("10.0 ms of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin", StringComparison.Ordinal),
+            string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Unnamed_runtime_code_in_a_process_that_never_contends_is_not_spin()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 5, Possible("Shop.Clock.Now", SpinPath));
         t.Sample(15 * Ms, Shop, 101, Own);
+        Samples(t, 102, 10, 5, Possible(null));                      // no stack: a server GC thread looks like this
+        t.Sample(15 * Ms, Shop, 102, Own);
         var (locks, processes) = t.Build(100 * Ms);
         Assert.AreEqual(0, locks.Rows.Count);
         Assert.AreEqual(0, processes.Rows.Count);
-        Assert.IsTrue(locks.Notes.Single().StartsWith("5.0 ms of runtime code sampled without a stack", StringComparison.Ordinal));
-    }
-
-    [TestMethod]
-    public void Unnamed_runtime_code_ending_in_a_contention_or_at_a_contending_site_counts()
-    {
-        var t = new SpinWaitTracker();
-        t.ProfileInterval(Ms);
-        Samples(t, 101, 10, 3, Possible(Reserve));
-        t.ContentionStart(13 * Ms, Shop, 101, lockId: 9);
-        t.ContentionStop(15 * Ms, Shop, 101, 2e6);
-        Samples(t, 102, 40, 2, Possible(Reserve));
-        t.Sample(42 * Ms, Shop, 102, Own);
-        var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(0, locks.Notes.Count, string.Join(" | ", locks.Notes));
+        StringAssert.StartsWith(locks.Notes.Single(), "10.0 ms of runtime code");
     }
 
     [TestMethod]

@@ -24,7 +24,8 @@ public static class SpinClassifier
         if (first.Origin == FrameOrigin.Native && SpinCode.IsOpenMpModule(first.Module))
             return new SampleClass(SpinEvidence.OpenMp, null, first.Module);
 
-        bool named = false, runtime = false;
+        bool named = false, runtime = false, leaf = true;
+        var path = new RuntimePathHash();
         for (; i < frames.Length; i++)
         {
             var f = frames[i];
@@ -33,12 +34,19 @@ public static class SpinClassifier
             {
                 if (!SpinCode.IsManagedLockApi(f.Function)) break;
                 named |= SpinCode.IsManagedSpinMethod(f.Function);
+                leaf = false;
                 continue;
             }
             if (f.Origin != FrameOrigin.Native) break;
             if (SpinCode.IsNativeSpinFunction(f.Function)) named = true;
-            else if (SpinCode.IsRuntimeModule(f.Module)) runtime = true;
+            else if (SpinCode.IsRuntimeModule(f.Module))
+            {
+                runtime = true;
+                // The leaf's instruction pointer wanders inside the loop; the return addresses above it are the path.
+                if (!leaf) path.Add(f.Address);
+            }
             else if (!SpinCode.IsSystemModule(f.Module)) break;
+            leaf = false;
         }
         if (!named && !runtime) return SampleClass.NotSpin;
 
@@ -51,12 +59,27 @@ public static class SpinClassifier
         }
         var caller = frames[i];
         if (caller.Origin == FrameOrigin.Managed)
-            return new SampleClass(named ? SpinEvidence.Spin : SpinEvidence.PossibleSpin, caller.Describe());
+            return new SampleClass(named ? SpinEvidence.Spin : SpinEvidence.PossibleSpin, caller.Describe(), RuntimePath: path.Value);
         // An address outside every image is JIT-compiled code the trace never named (no CLR method events):
         // managed, but with no name to key the call site by.
         if (caller.Origin == FrameOrigin.Unknown)
-            return new SampleClass(named ? SpinEvidence.Spin : SpinEvidence.PossibleSpin);
+            return new SampleClass(named ? SpinEvidence.Spin : SpinEvidence.PossibleSpin, RuntimePath: path.Value);
         // Unnamed runtime code called from native code is the runtime's own work, not a managed lock's spin.
         return named ? new SampleClass(SpinEvidence.Spin, caller.Describe()) : SampleClass.NotSpin;
+    }
+}
+
+/// <summary>A fingerprint of a sequence of return addresses (FNV-1a over the 8 bytes of each); 0 for none.</summary>
+internal struct RuntimePathHash
+{
+    private ulong _hash;
+
+    public readonly ulong Value => _hash;
+
+    public void Add(ulong address)
+    {
+        ulong h = _hash == 0 ? 14695981039346656037UL : _hash;
+        for (int b = 0; b < 8; b++, address >>= 8) h = (h ^ (address & 0xFF)) * 1099511628211UL;
+        _hash = h | 1;
     }
 }

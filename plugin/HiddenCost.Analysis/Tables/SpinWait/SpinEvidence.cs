@@ -9,8 +9,9 @@ public enum SpinEvidence : byte
     NotSpin,
     /// <summary>
     /// Runtime code (coreclr.dll/clr.dll) with no symbol naming it, called directly from managed code, or an
-    /// instruction pointer in the runtime with no stack. Counted as spin (the rule without symbols), but
-    /// GC, JIT and type loading look the same, which the tables' notes say (see <see cref="SpinWaitTracker"/>).
+    /// instruction pointer in the runtime with no stack. Spinning looks like this without symbols, but so do GC,
+    /// JIT and every other call into the runtime; <see cref="SpinWaitTracker"/> tells them apart by the runtime
+    /// code path (<see cref="SampleClass.RuntimePath"/>).
     /// </summary>
     PossibleSpin,
     /// <summary>A frame that is spin code by name: a lock slow path, SpinWait, a contended critical section.</summary>
@@ -20,10 +21,11 @@ public enum SpinEvidence : byte
 }
 
 /// <summary>
-/// A classified CPU sample: the evidence, the call site (the nearest caller outside spin and runtime code) and,
-/// for OpenMP samples, the runtime module.
+/// A classified CPU sample: the evidence, the call site (the nearest caller outside spin and runtime code), for
+/// OpenMP samples the runtime module, and for runtime code the <see cref="RuntimePath"/>: a fingerprint of the
+/// return addresses inside the runtime between the leaf and the call site (0 when there are none).
 /// </summary>
-public readonly record struct SampleClass(SpinEvidence Evidence, string? CallSite = null, string? Module = null)
+public readonly record struct SampleClass(SpinEvidence Evidence, string? CallSite = null, string? Module = null, ulong RuntimePath = 0)
 {
     public static readonly SampleClass NotSpin = new(SpinEvidence.NotSpin);
     public static readonly SampleClass Unknown = new(SpinEvidence.Unknown);

@@ -12,9 +12,11 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 /// <item>A successful run belongs to the lock it spun inside (after a wake-up), else to the lock that contended at
 /// the same call site nearest in time, else to the call site alone. These are resolved at the end, when every
 /// contention's call site is known.</item>
-/// <item>Unnamed runtime code called from managed code (<see cref="SpinEvidence.PossibleSpin"/>) counts as spin, as
-/// issue 10 defines it; where it is the only evidence at a site that never contends, a note says GC or JIT work
-/// looks the same. Runtime code sampled with no stack at all counts only on threads that contend.</item>
+/// <item>Unnamed runtime code called from managed code (<see cref="SpinEvidence.PossibleSpin"/>) is spin when it
+/// ends in a contention, or spins inside one. Elsewhere it counts only when it took a runtime code path (the return
+/// addresses inside the runtime) that such proven spin took in the same process: without symbols, that is what
+/// tells the runtime's spin loop from GC, JIT or any other call into the runtime. Runtime code sampled with no stack
+/// at all counts only on threads that contend.</item>
 /// </list>
 /// </summary>
 public sealed class SpinWaitTracker
@@ -31,8 +33,9 @@ public sealed class SpinWaitTracker
     private readonly Dictionary<LockKey, LockTally> _locks = new();
     private readonly Dictionary<(ProcessRef Process, string Site), List<(long Time, LockTally Lock)>> _siteContentions = new();
     private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
+    private readonly Dictionary<ProcessRef, HashSet<ulong>> _spinPaths = new();
     private long? _intervalNs;
-    private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _unnamedSiteSamples, _samples;
+    private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _samples;
 
     /// <summary>The trace's profile interval (the first one it states wins).</summary>
     public void ProfileInterval(long intervalNs)
@@ -81,7 +84,7 @@ public sealed class SpinWaitTracker
         tally.Threads.Add(threadId);
         tally.Touch(t);
         if (site is not null) NoteSite(tally, site, t);
-        if (th.Running) tally.AddRun(th.TakeRun(wasted: true), threadId);
+        if (th.Running) AddProven(tally, th, th.TakeRun(wasted: true));
         th.Open.Add(new OpenContention(t, tally));
     }
 
@@ -118,7 +121,7 @@ public sealed class SpinWaitTracker
             var inside = th.Open.Count > 0 ? th.Open[^1].Lock : th.RunInside;
             var run = th.TakeRun(wasted: true);
             th.LastSeenNs = t;
-            if (inside is not null) inside.AddRun(run, oldThreadId);
+            if (inside is not null) AddProven(inside, th, run);
             else _unplaced.Add((th, run));
         }
     }
@@ -148,12 +151,10 @@ public sealed class SpinWaitTracker
             yield return "The trace does not state its profile interval: each CPU sample counts as 1 ms.";
         if (_unattributedSamples > 0)
             yield return $"{Ms(_unattributedSamples, interval)} of spin had no stack naming its call site or lock; it is shown as '{UnattributedSite}'.";
-        if (_unnamedSiteSamples > 0)
-            yield return $"{Ms(_unnamedSiteSamples, interval)} of spin at call sites that never contended is runtime code (coreclr.dll/clr.dll) " +
-                         "called from managed code with no symbol naming it: GC or JIT work there looks the same. Load the runtime's symbols to tell them apart.";
         if (_setAsideSamples > 0)
-            yield return $"{Ms(_setAsideSamples, interval)} of runtime code sampled without a stack, on threads that never contended, " +
-                         "is not counted as spin: with no caller it cannot be told from GC or JIT work.";
+            yield return $"{Ms(_setAsideSamples, interval)} of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin: " +
+                         "it neither ended in a contention nor took a runtime code path seen spinning before one, and without the runtime's " +
+                         "symbols it cannot be told from GC, JIT or other calls into the runtime.";
         if (_unstopped > 0)
             yield return $"{_unstopped:N0} contentions had no ContentionStop (a timed-out wait on System.Threading.Lock, or the trace ended first): " +
                          "their wait is counted until the thread ran its own code again or the trace ended.";
@@ -175,6 +176,7 @@ public sealed class SpinWaitTracker
         th.RunLastNs = t;
         th.RunSite ??= sample.CallSite;
         th.RunNamed |= sample.Evidence == SpinEvidence.Spin;
+        th.AddPath(sample.RuntimePath);
         th.RunInside ??= th.Open.Count > 0 ? th.Open[^1].Lock : null;
     }
 
@@ -192,7 +194,7 @@ public sealed class SpinWaitTracker
         if (inside is not null)
         {
             if (run.Site is not null) NoteSite(inside, run.Site, run.EndNs);
-            inside.AddRun(run, th.ThreadId);
+            AddProven(inside, th, run);
         }
         else _unplaced.Add((th, run));
     }
@@ -221,12 +223,9 @@ public sealed class SpinWaitTracker
         LockTally? target = null;
         if (run.Site is not null)
         {
-            if (_siteContentions.TryGetValue((th.Process, run.Site), out var list)) target = Nearest(list, run.EndNs);
-            else
-            {
-                target = Lock(LockKey.For(th.Process, null, null, run.Site));
-                if (!run.Named) _unnamedSiteSamples += run.Samples;
-            }
+            if (!run.Named && !TookSpinPath(th.Process, run)) target = null;
+            else if (_siteContentions.TryGetValue((th.Process, run.Site), out var list)) target = Nearest(list, run.EndNs);
+            else target = Lock(LockKey.For(th.Process, null, null, run.Site));
         }
         else if (run.Named || th.Contended)
         {
@@ -235,6 +234,25 @@ public sealed class SpinWaitTracker
         }
         if (target is null) _setAsideSamples += run.Samples;
         else target.AddRun(run, th.ThreadId);
+    }
+
+    /// <summary>A run that certainly spun (it ended in or spun inside a contention) teaches its process the runtime's spin paths.</summary>
+    private void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
+    {
+        if (run.Paths is { Count: > 0 } paths)
+        {
+            if (!_spinPaths.TryGetValue(th.Process, out var known)) _spinPaths[th.Process] = known = new HashSet<ulong>();
+            known.UnionWith(paths);
+        }
+        tally.AddRun(run, th.ThreadId);
+    }
+
+    private bool TookSpinPath(ProcessRef process, in SpinRun run)
+    {
+        if (run.Paths is null || !_spinPaths.TryGetValue(process, out var known)) return false;
+        foreach (var p in run.Paths)
+            if (known.Contains(p)) return true;
+        return false;
     }
 
     private static LockTally Nearest(List<(long Time, LockTally Lock)> list, long t)

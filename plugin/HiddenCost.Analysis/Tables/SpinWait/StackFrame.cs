@@ -15,13 +15,14 @@ public enum FrameOrigin
 
 /// <summary>
 /// One resolved frame of a sampled stack: the module's file name (e.g. <c>coreclr.dll</c>), the function when
-/// known (<c>Namespace.Type.Method</c> for managed code, <c>AwareLock::Contention</c> with native symbols).
+/// known (<c>Namespace.Type.Method</c> for managed code, <c>AwareLock::Contention</c> with native symbols), and
+/// the address (a return address for every frame but the leaf).
 /// </summary>
-public readonly record struct StackFrame(FrameOrigin Origin, string? Module, string? Function)
+public readonly record struct StackFrame(FrameOrigin Origin, string? Module, string? Function, ulong Address = 0)
 {
-    public static StackFrame Kernel(string? module = null, string? function = null) => new(FrameOrigin.Kernel, module, function);
-    public static StackFrame Native(string module, string? function = null) => new(FrameOrigin.Native, module, function);
-    public static StackFrame Managed(string method, string? module = null) => new(FrameOrigin.Managed, module, method);
+    public static StackFrame Kernel(string? module = null, string? function = null, ulong address = 0) => new(FrameOrigin.Kernel, module, function, address);
+    public static StackFrame Native(string module, string? function = null, ulong address = 0) => new(FrameOrigin.Native, module, function, address);
+    public static StackFrame Managed(string method, string? module = null, ulong address = 0) => new(FrameOrigin.Managed, module, method, address);
 
     /// <summary>How a call site shows this frame: the method, <c>module!function</c>, or the module alone.</summary>
     public string Describe() => Origin == FrameOrigin.Managed && Function is not null ? Function
