@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Tables.SpinWait;
 
 namespace HiddenCost.Analysis.Tests;
@@ -53,6 +54,28 @@ public sealed class SpinWaitEventLogTests
         Assert.AreEqual(n, order.Samples);
         Assert.AreEqual((n + 2) / 3, order.Events);
         Assert.IsTrue(order.InOrder);
+    }
+
+    [TestMethod]
+    public void Replay_into_the_tracker_classifies_samples_and_keeps_contentions_in_place()
+    {
+        var processes = new[] { new ProcessRef(4200, 0, "Shop.exe") };
+        var log = new SpinEventLog();
+        const long ms = 1_000_000;
+        for (int i = 0; i < 3; i++) log.AddSample((10 + i) * ms, 101, 0, 0x1000, stackTicket: 1);  // spin stack
+        log.AddContentionStart(13 * ms, 101, 0, 0xABC, 0xDEF);
+        log.AddContentionStop(20 * ms, 101, 0, 7e6);
+        log.AddSample(21 * ms, 101, 0, 0x2000, stackTicket: 2);                                   // ordinary code
+        var tracker = new SpinWaitTracker();
+        tracker.ProfileInterval(ms);
+        new SpinReplay(tracker, processes, (in LoggedSample s) =>
+            s.StackTicket == 1 ? new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve") : SampleClass.NotSpin).Run(log);
+        var (locks, _) = tracker.Build(100 * ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(0xABCL, locks.Cell(0, "Lock ID"));
+        Assert.AreEqual("Shop.Inventory.Reserve", locks.Cell(0, "Call Site"));
+        Assert.AreEqual(3.0, locks.Cell(0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(7.0, locks.Cell(0, "Wait (ms)"));
     }
 
     private sealed class OrderCheck : ISpinEventVisitor

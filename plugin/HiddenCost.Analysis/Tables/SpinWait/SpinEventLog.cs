@@ -8,7 +8,7 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 /// (MethodDCEndVerbose comes at the end). <see cref="Replay"/> then hands everything to the tracker in stream order.
 /// Samples take 28 bytes each, other events 44; both are stored in fixed-size chunks so the log never copies.
 /// </summary>
-internal sealed class SpinEventLog
+public sealed class SpinEventLog
 {
     private const int ChunkSize = 1 << 16;
 
@@ -58,13 +58,13 @@ internal sealed class SpinEventLog
 }
 
 /// <summary>Receives the log's events in stream order.</summary>
-internal interface ISpinEventVisitor
+public interface ISpinEventVisitor
 {
     void Sample(in LoggedSample sample);
     void Event(in LoggedEvent ev);
 }
 
-internal enum LoggedKind : byte
+public enum LoggedKind : byte
 {
     ContentionStart,
     ContentionStop,
@@ -73,14 +73,14 @@ internal enum LoggedKind : byte
 
 /// <summary>A CPU sample: its thread, process (an index the analysis assigns), instruction pointer and stack ticket.</summary>
 [StructLayout(LayoutKind.Sequential, Pack = 4)]
-internal readonly record struct LoggedSample(long TimeNs, ulong InstructionPointer, int ThreadId, int Process, int StackTicket);
+public readonly record struct LoggedSample(long TimeNs, ulong InstructionPointer, int ThreadId, int Process, int StackTicket);
 
 /// <summary>
 /// A contention event or a context switch. <see cref="A"/>/<see cref="B"/> hold LockID/AssociatedObjectID for a
 /// start and the DurationNs bits (NaN: none) for a stop; <see cref="SamplesBefore"/> places it among the samples.
 /// </summary>
 [StructLayout(LayoutKind.Sequential, Pack = 4)]
-internal readonly record struct LoggedEvent(long TimeNs, ulong A, ulong B, int ThreadId, int Process, long SamplesBefore,
+public readonly record struct LoggedEvent(long TimeNs, ulong A, ulong B, int ThreadId, int Process, long SamplesBefore,
     LoggedKind Kind, byte WaitReason, byte State)
 {
     public double? DurationNs => double.IsNaN(BitConverter.Int64BitsToDouble((long)A)) ? null : BitConverter.Int64BitsToDouble((long)A);
