@@ -40,4 +40,4 @@ internal sealed class LockTally(LockKey key)
 }
 
 /// <summary>A finished run of spin samples on one thread.</summary>
-internal readonly record struct SpinRun(long StartNs, long EndNs, long Samples, string? Site, bool Named, bool Wasted, IReadOnlyList<ulong>? Paths);
+internal readonly record struct SpinRun(long StartNs, long EndNs, long Samples, string? Site, bool Named, bool Wasted, RuntimePaths Paths);

@@ -8,6 +8,12 @@ internal sealed class ProcessTally(ProcessRef process)
     public ProcessRef Process { get; } = process;
     public readonly HashSet<int> Threads = new();
     public readonly Dictionary<string, long> OpenMpModules = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Call site → the locks that contended there, in time order (to place successful spins).</summary>
+    public readonly Dictionary<string, List<(long Time, LockTally Lock)>> SiteContentions = new(StringComparer.Ordinal);
+
+    /// <summary>Runtime code paths proven to be spinning in this process (taken by runs that ended in or spun inside a contention).</summary>
+    public readonly HashSet<ulong> SpinPaths = new();
     public long Samples, OpenMpSamples, Contentions, Yields, DelaySwitches;
     public long FirstYieldNs = long.MaxValue, LastYieldNs = long.MinValue;
     public long FirstDelayNs = long.MaxValue, LastDelayNs = long.MinValue;

@@ -29,11 +29,9 @@ public sealed class SpinWaitTracker
     public const long DelayStormMinimum = 100;
 
     private readonly Dictionary<int, ThreadSpinState> _threads = new();
-    private readonly Dictionary<ProcessRef, ProcessTally> _processes = new();
-    private readonly Dictionary<LockKey, LockTally> _locks = new();
-    private readonly Dictionary<(ProcessRef Process, string Site), List<(long Time, LockTally Lock)>> _siteContentions = new();
+    private readonly Dictionary<ProcessRef, ProcessTally> _processes = new(ProcessIdentity.Instance);
+    private readonly Dictionary<LockKey, LockTally> _locks = new(LockKeyIdentity.Instance);
     private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
-    private readonly Dictionary<ProcessRef, HashSet<ulong>> _spinPaths = new();
     private long? _intervalNs;
     private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _samples;
 
@@ -223,8 +221,8 @@ public sealed class SpinWaitTracker
         LockTally? target = null;
         if (run.Site is not null)
         {
-            if (!run.Named && !TookSpinPath(th.Process, run)) target = null;
-            else if (_siteContentions.TryGetValue((th.Process, run.Site), out var list)) target = Nearest(list, run.EndNs);
+            if (!run.Named && !TookSpinPath(th, run)) target = null;
+            else if (th.Tally.SiteContentions.TryGetValue(run.Site, out var list)) target = Nearest(list, run.EndNs);
             else target = Lock(LockKey.For(th.Process, null, null, run.Site));
         }
         else if (run.Named || th.Contended)
@@ -237,23 +235,13 @@ public sealed class SpinWaitTracker
     }
 
     /// <summary>A run that certainly spun (it ended in or spun inside a contention) teaches its process the runtime's spin paths.</summary>
-    private void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
+    private static void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
     {
-        if (run.Paths is { Count: > 0 } paths)
-        {
-            if (!_spinPaths.TryGetValue(th.Process, out var known)) _spinPaths[th.Process] = known = new HashSet<ulong>();
-            known.UnionWith(paths);
-        }
+        run.Paths.AddTo(th.Tally.SpinPaths);
         tally.AddRun(run, th.ThreadId);
     }
 
-    private bool TookSpinPath(ProcessRef process, in SpinRun run)
-    {
-        if (run.Paths is null || !_spinPaths.TryGetValue(process, out var known)) return false;
-        foreach (var p in run.Paths)
-            if (known.Contains(p)) return true;
-        return false;
-    }
+    private static bool TookSpinPath(ThreadSpinState th, in SpinRun run) => run.Paths.AnyIn(th.Tally.SpinPaths);
 
     private static LockTally Nearest(List<(long Time, LockTally Lock)> list, long t)
     {
@@ -272,8 +260,8 @@ public sealed class SpinWaitTracker
     private void NoteSite(LockTally tally, string site, long t)
     {
         tally.Sites[site] = tally.Sites.GetValueOrDefault(site) + 1;
-        var key = (tally.Key.Process, site);
-        if (!_siteContentions.TryGetValue(key, out var list)) _siteContentions[key] = list = new();
+        var sites = Process(tally.Key.Process).SiteContentions;
+        if (!sites.TryGetValue(site, out var list)) sites[site] = list = new();
         if (list.Count == 0 || list[^1].Lock != tally || list[^1].Time != t) list.Add((t, tally));
     }
 
@@ -300,4 +288,14 @@ public sealed class SpinWaitTracker
         th.LastSeenNs = t;
         return th;
     }
+}
+
+/// <summary>Process identity without hashing the name on every lookup: (pid, start) spreads well, equality stays full.</summary>
+internal sealed class ProcessIdentity : IEqualityComparer<ProcessRef>
+{
+    public static readonly ProcessIdentity Instance = new();
+
+    public bool Equals(ProcessRef? x, ProcessRef? y) => ReferenceEquals(x, y) || (x is not null && x.Equals(y));
+
+    public int GetHashCode(ProcessRef p) => HashCode.Combine(p.Pid, p.StartNs);
 }

@@ -19,20 +19,14 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
     public bool RunNamed;
     /// <summary>The contention the run spins inside (spinning again after a wake-up), if any.</summary>
     public LockTally? RunInside;
-    /// <summary>The runtime code paths the run's samples took (<see cref="SampleClass.RuntimePath"/>), distinct.</summary>
-    public List<ulong>? RunPaths;
+    /// <summary>The runtime code paths the run's samples took (<see cref="SampleClass.RuntimePath"/>).</summary>
+    public RuntimePaths RunPaths;
 
     public readonly List<OpenContention> Open = new(2);
 
     public bool Running => RunSamples > 0;
 
-    /// <summary>Remembers a sample's runtime path; a run rarely takes more than a few, so a short list suffices.</summary>
-    public void AddPath(ulong path)
-    {
-        if (path == 0) return;
-        RunPaths ??= new List<ulong>(2);
-        if (RunPaths.Count < 16 && !RunPaths.Contains(path)) RunPaths.Add(path);
-    }
+    public void AddPath(ulong path) => RunPaths = RunPaths.With(path);
 
     public SpinRun TakeRun(bool wasted)
     {
@@ -41,7 +35,7 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
         RunSite = null;
         RunNamed = false;
         RunInside = null;
-        RunPaths = null;
+        RunPaths = default;
         return run;
     }
 }
