@@ -1,6 +1,8 @@
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Analysis.Tables.DirectoryNotify;
 using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.TraceReadiness;
 using HiddenCost.Analysis.Tables.TraceInfo;
 
 namespace HiddenCost.Analysis;
@@ -9,13 +11,15 @@ namespace HiddenCost.Analysis;
 public static class TableCatalog
 {
     /// <summary>Fresh analyses for one pass over one trace, in the order their tables are listed.</summary>
-    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses() => new ITraceAnalysis[]
+    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session) => new ITraceAnalysis[]
     {
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(),
+        new TraceReadinessAnalysis(session),
+        new DirectoryNotifyAnalysis(session),
     };
 
-    public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses().SelectMany(a => a.Tables).ToArray();
+    public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();
 
     public static TableSpec? Find(string nameOrGuid) =>
         All.FirstOrDefault(t => string.Equals(t.Name, nameOrGuid, StringComparison.OrdinalIgnoreCase)

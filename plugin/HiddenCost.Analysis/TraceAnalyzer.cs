@@ -14,7 +14,8 @@ public static class TraceAnalyzer
 
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
     {
-        var analyses = TableCatalog.CreateAnalyses();
+        var session = new TraceSession();
+        var analyses = TableCatalog.CreateAnalyses(session);
         try
         {
             using var reader = EtlReader.Open(path);
@@ -26,6 +27,7 @@ public static class TraceAnalyzer
                 count++;
                 if (e.TimeNs < first) first = e.TimeNs;
                 if (e.TimeNs > last) last = e.TimeNs;
+                session.Observe(e);
                 foreach (var analysis in analyses) analysis.OnEvent(e);
                 if ((count & (ProgressEveryEvents - 1)) == 0)
                 {
@@ -34,6 +36,7 @@ public static class TraceAnalyzer
                 }
             }
             if (count == 0) first = last = 0;
+            session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
             var tables = analyses.SelectMany(a => a.Complete(context)).ToArray();
             progress?.Report(1.0);

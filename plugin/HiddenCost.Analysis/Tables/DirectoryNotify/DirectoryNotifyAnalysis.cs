@@ -1,0 +1,119 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Etl;
+using HiddenCost.Etl.Decoding.Kernel;
+
+namespace HiddenCost.Analysis.Tables.DirectoryNotify;
+
+/// <summary>
+/// Feeds the Directory Notify tracker from the event stream: FileIo name events, DirNotify arms, their
+/// OperationEnd completions, file changes (Create, Delete, Rename, SetInfo disposition/rename, Write),
+/// Cleanup/Close of watch handles, and demand-zero page faults.
+/// </summary>
+public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
+{
+    private const uint FileRenameInformation = 10, FileDispositionInformation = 13,
+        FileDispositionInformationEx = 64, FileRenameInformationEx = 65;
+
+    private readonly TraceSession _session;
+    private readonly DirectoryNotifyTracker _tracker = new();
+    private long _dirNotify, _operationEnd, _names, _demandZero;
+
+    public DirectoryNotifyAnalysis(TraceSession session) => _session = session;
+
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { DirectoryNotifyTables.Buffers, DirectoryNotifyTables.Victims };
+
+    public void OnEvent(in EtwEvent e)
+    {
+        if (!e.IsKernel) return;
+        if (e.Group == KernelGroups.FileIo) OnFileIo(e);
+        else if (e.Group == KernelGroups.PageFault && e.Opcode == PageFault.DemandZeroFault)
+        {
+            _demandZero++;
+            _tracker.DemandZero(e.TimeNs, _session.ProcessOfThread(e.ThreadId, e.TimeNs, e.ProcessId));
+        }
+    }
+
+    private void OnFileIo(in EtwEvent e)
+    {
+        long t = e.TimeNs;
+        switch (e.Opcode)
+        {
+            case FileIoTypes.Name or FileIoTypes.FileCreate or FileIoTypes.FileRundown:
+                if (FileIoName.TryDecode(e, out var name, _session.Strings))
+                {
+                    _names++;
+                    _tracker.FileName(name.FileKey, name.FileName);
+                }
+                break;
+            case FileIoTypes.DirNotify:
+                if (FileIoDirEnum.TryDecode(e, out var notify, _session.Strings))
+                {
+                    _dirNotify++;
+                    _tracker.Arm(t, notify.Irp, notify.FileObject, notify.FileKey,
+                        _session.ProcessOfThread(notify.IssuingThreadId, t, e.ProcessId), notify.Length);
+                }
+                break;
+            case FileIoTypes.OperationEnd:
+                if (FileIoOperationEnd.TryDecode(e, out var end))
+                {
+                    _operationEnd++;
+                    _tracker.OperationEnd(t, end.Irp, end.ExtraInfo, end.NtStatus);
+                }
+                break;
+            case FileIoTypes.Create:
+                if (FileIoCreate.TryDecode(e, out var create, _session.Strings))
+                    _tracker.Create(t, create.Irp, create.FileObject, _session.ProcessOfThread(create.IssuingThreadId, t, e.ProcessId),
+                        create.OpenPath, create.CreateDisposition);
+                break;
+            case FileIoTypes.Delete or FileIoTypes.Rename or FileIoTypes.SetInfo:
+                if (FileIoInfo.TryDecode(e, out var info) && ChangeOf(info) is { } kind)
+                    _tracker.Change(t, kind, info.FileKey, _session.ProcessOfThread(info.IssuingThreadId, t, e.ProcessId));
+                break;
+            case FileIoTypes.Write:
+                if (FileIoReadWrite.TryDecode(e, out var write))
+                    _tracker.Change(t, FileChangeKind.Write, write.FileKey, _session.ProcessOfThread(write.IssuingThreadId, t, e.ProcessId));
+                break;
+            case FileIoTypes.Cleanup or FileIoTypes.Close:
+                if (FileIoSimpleOp.TryDecode(e, out var op)) _tracker.Cleanup(t, op.FileObject);
+                break;
+        }
+    }
+
+    /// <summary>Delete and Rename events are changes; SetInfo only for the disposition and rename classes.</summary>
+    private static FileChangeKind? ChangeOf(in FileIoInfo info) => info.Opcode switch
+    {
+        FileIoTypes.Delete => FileChangeKind.Delete,
+        FileIoTypes.Rename => FileChangeKind.Rename,
+        _ => info.InfoClass switch
+        {
+            FileDispositionInformation when info.ExtraInfo != 0 => FileChangeKind.Delete,
+            FileDispositionInformationEx when (info.ExtraInfo & 1) != 0 => FileChangeKind.Delete, // FILE_DISPOSITION_DELETE
+            FileRenameInformation or FileRenameInformationEx => FileChangeKind.Rename,
+            _ => null,
+        },
+    };
+
+    public IReadOnlyList<Table> Complete(AnalysisContext context)
+    {
+        var (buffers, victims) = _tracker.Build();
+        if (_dirNotify == 0)
+        {
+            var missing = new List<string> { "FileIo DirNotify" };
+            if (_operationEnd == 0) missing.Add("OperationEnd");
+            if (_names == 0) missing.Add("file-name events");
+            if (_demandZero == 0) missing.Add("DemandZero page faults");
+            var note = $"The trace has no {string.Join(", ", missing)} events, so no directory watcher can be seen: " +
+                       "record with `wpr -start MultiProfile.wprp!DirNotify`.";
+            buffers.AddNote(note);
+            victims.AddNote(note);
+        }
+        else
+        {
+            if (_operationEnd == 0) buffers.AddNote("No FileIo OperationEnd events: completions and bytes returned cannot be counted (record with `wpr -start MultiProfile.wprp!DirNotify`).");
+            if (_demandZero == 0) victims.AddNote("No DemandZero page faults in the trace: the Demand-Zero Faults column is 0 for want of data (record with `wpr -start MultiProfile.wprp!DirNotify`).");
+        }
+        victims.AddNote("Notify CPU (ms) needs resolved kernel symbols (FsRtlNotify*/memset), which the trace alone does not give: empty.");
+        return new[] { buffers, victims };
+    }
+}

@@ -1,0 +1,94 @@
+using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Etl;
+
+namespace HiddenCost.Analysis.Tables.TraceReadiness;
+
+/// <summary>
+/// Trace Readiness: for each problem table, whether the trace holds the events it needs (from the requirement
+/// catalogue, the same data the profile-pack tests check MultiProfile.wprp against), what is missing, samples,
+/// stacks, lost data, and the `wpr -start` line that would record what is missing.
+/// </summary>
+public sealed class TraceReadinessAnalysis : ITraceAnalysis
+{
+    public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.TraceReadiness, "Trace Readiness",
+            "For each problem table: the events it needs that the trace holds (with counts), what is missing, samples and stacks, " +
+            "lost data, and the wpr line that records what is missing.", "HiddenCost/Trace")
+        .Column("Table", ColumnType.Text)
+        .Column("Ready", ColumnType.Boolean, description: "every required event kind is present")
+        .Column("Present", ColumnType.Text, description: "required and optional event kinds found, with counts")
+        .Column("Missing", ColumnType.Text, description: "required event kinds absent with the WPR keyword that records them (optional ones in brackets)")
+        .Column("CPU Samples", ColumnType.Integer, ColumnUnit.Count)
+        .Column("Stacks", ColumnType.Integer, ColumnUnit.Count, description: "events in the trace with a stack attached")
+        .Column("Events Lost", ColumnType.Integer, ColumnUnit.Count)
+        .Column("Buffers Lost", ColumnType.Integer, ColumnUnit.Count)
+        .Column("Profile", ColumnType.Text, description: "the MultiProfile.wprp profile that records this table's events")
+        .Column("Record With", ColumnType.Text, description: "the wpr line that records what is missing; empty when ready")
+        .Build(new TableView(new[] { "Table" }));
+
+    private readonly TraceSession _session;
+    private readonly long[] _kernel = new long[1 << 16];
+    private readonly Dictionary<(Guid Provider, ushort Id), long> _provider = new();
+
+    public TraceReadinessAnalysis(TraceSession session) => _session = session;
+
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { Spec };
+
+    public void OnEvent(in EtwEvent e)
+    {
+        if (e.IsKernel) _kernel[e.Group << 8 | e.Opcode]++;
+        else if (e.Kind == Etl.Records.RecordHeaderKind.EventHeader)
+        {
+            var key = (e.ProviderId, e.EventId);
+            _provider[key] = _provider.GetValueOrDefault(key) + 1;
+        }
+    }
+
+    public IReadOnlyList<Table> Complete(AnalysisContext context)
+    {
+        var table = new Table(Spec);
+        long samples = _kernel[KernelGroups.PerfInfo << 8 | 46];
+        long stacks = _session.Stacks.Completed;
+        long eventsLost = context.Header.EventsLost;
+        long buffersLost = context.Header.BuffersLost;
+        foreach (var problem in RequirementCatalog.Problems)
+        {
+            var present = new List<string>();
+            var missing = new List<string>();
+            foreach (var requirement in problem.Events)
+            {
+                long count = Count(requirement.Events);
+                if (count > 0) present.Add($"{requirement.Name} {count:N0}");
+                else
+                {
+                    var what = $"{requirement.Name} ({HowRecorded(requirement.RecordedBy)})";
+                    missing.Add(requirement.Necessity == Necessity.Required ? what : $"[{what}]");
+                }
+            }
+            bool ready = problem.Required.All(r => Count(r.Events) > 0);
+            table.AddRow(problem.TableName, ready, string.Join("; ", present), string.Join("; ", missing), samples, stacks,
+                eventsLost, buffersLost, problem.ProfileReference, ready ? "" : problem.WprStartCommand);
+        }
+        if (eventsLost > 0 || buffersLost > 0)
+            table.AddNote($"ETW lost {eventsLost:N0} events and {buffersLost:N0} buffers: counts are lower bounds.");
+        return new[] { table };
+    }
+
+    /// <summary>The WPR setting that records an event kind: kernel keywords, or provider and keyword mask.</summary>
+    private static string HowRecorded(WprRecording r)
+    {
+        if (r.Provider is { } p) return p.Keywords == 0 ? $"{p.Name}, all keywords" : $"{p.Name} keywords 0x{p.Keywords:X}";
+        return r.SystemKeywords.Count > 0 ? "kernel keyword " + string.Join("+", r.SystemKeywords) : "stacks " + string.Join("+", r.Stacks);
+    }
+
+    private long Count(EventSelector selector)
+    {
+        long total = 0;
+        foreach (var id in selector.Ids)
+            total += selector.Origin == EventOrigin.Kernel
+                ? _kernel[selector.Group << 8 | (byte)id]
+                : _provider.GetValueOrDefault((selector.ProviderId, (ushort)id));
+        return total;
+    }
+}

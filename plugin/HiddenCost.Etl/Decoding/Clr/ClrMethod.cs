@@ -1,0 +1,69 @@
+using HiddenCost.Etl.Reading;
+
+namespace HiddenCost.Etl.Decoding.Clr;
+
+/// <summary>Which event announced a JIT-compiled (or precompiled) method's code range.</summary>
+public enum ClrMethodEventKind : byte
+{
+    /// <summary>Runtime MethodLoadVerbose (143): the method was just compiled.</summary>
+    Load,
+    /// <summary>Runtime MethodUnloadVerbose (144): the code range is released.</summary>
+    Unload,
+    /// <summary>Rundown MethodDCStartVerbose (143): the method existed when the session started.</summary>
+    DCStart,
+    /// <summary>Rundown MethodDCEndVerbose (144): the method existed when the session ended.</summary>
+    DCEnd,
+}
+
+/// <summary>
+/// MethodLoadVerbose / MethodUnloadVerbose (runtime 143/144) and MethodDCStartVerbose / MethodDCEndVerbose
+/// (rundown 143/144), versions 0–2: u64 MethodID; u64 ModuleID; u64 MethodStartAddress (8 bytes even in 32-bit
+/// processes); u32 MethodSize; u32 MethodToken; u32 MethodFlags; UTF-16 MethodNamespace; UTF-16 MethodName;
+/// UTF-16 MethodSignature; (v1+) u16 ClrInstanceID; (v2+) u64 ReJITID. The process is the event's header pid.
+/// </summary>
+public readonly record struct ClrMethod(
+    ClrMethodEventKind Kind,
+    ulong MethodId,
+    ulong ModuleId,
+    ulong MethodStartAddress,
+    uint MethodSize,
+    uint MethodToken,
+    uint MethodFlags,
+    string MethodNamespace,
+    string MethodName,
+    string MethodSignature,
+    ushort ClrInstanceId,
+    ulong ReJitId)
+{
+    public bool IsDynamic => (MethodFlags & 0x1) != 0;
+    public bool IsGeneric => (MethodFlags & 0x2) != 0;
+    public bool IsJitted => (MethodFlags & 0x8) != 0;
+
+    /// <summary><c>Namespace.Type.Method</c>: MethodNamespace holds the declaring type's full name.</summary>
+    public string FullName => MethodNamespace.Length == 0 ? MethodName : MethodNamespace + "." + MethodName;
+
+    public static bool Matches(in EtwEvent e) =>
+        ClrProviders.IsRuntime(e, ClrProviders.MethodLoadVerboseId) || ClrProviders.IsRuntime(e, ClrProviders.MethodUnloadVerboseId) ||
+        ClrProviders.IsRundown(e, ClrProviders.MethodDCStartVerboseId) || ClrProviders.IsRundown(e, ClrProviders.MethodDCEndVerboseId);
+
+    public static bool TryDecode(in EtwEvent e, out ClrMethod method, StringPool? strings = null)
+    {
+        method = default;
+        if (!Matches(e)) return false;
+        var p = e.Payload;
+        if (p.Length < 36) return false;
+        bool rundown = e.ProviderId == ClrProviders.Rundown;
+        var kind = e.EventId == 143
+            ? (rundown ? ClrMethodEventKind.DCStart : ClrMethodEventKind.Load)
+            : (rundown ? ClrMethodEventKind.DCEnd : ClrMethodEventKind.Unload);
+        int offset = 36;
+        string ns = PayloadStrings.Utf16(p, ref offset, strings);
+        string name = PayloadStrings.Utf16(p, ref offset, strings);
+        string signature = PayloadStrings.Utf16(p, ref offset, strings);
+        ushort instance = e.Version >= 1 ? PayloadReader.U16(p, offset) : (ushort)0;
+        ulong rejit = e.Version >= 2 ? PayloadReader.U64(p, offset + 2) : 0;
+        method = new ClrMethod(kind, PayloadReader.U64(p, 0), PayloadReader.U64(p, 8), PayloadReader.U64(p, 16),
+            PayloadReader.U32(p, 24), PayloadReader.U32(p, 28), PayloadReader.U32(p, 32), ns, name, signature, instance, rejit);
+        return true;
+    }
+}

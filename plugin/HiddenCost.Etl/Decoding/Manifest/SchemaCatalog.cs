@@ -1,0 +1,88 @@
+using HiddenCost.Etl.Decoding.KernelTraceControl;
+using HiddenCost.Etl.Decoding.Schema;
+using HiddenCost.Etl.Records;
+
+namespace HiddenCost.Etl.Decoding.Manifest;
+
+/// <summary>
+/// The manifest schemas a merged trace embeds (KernelTraceControl MetaData EventInfo / EventMapInfo), learned
+/// as the ordered stream passes: feed every event to <see cref="Observe"/>, then ask <see cref="TryGetSchema"/>
+/// for a manifest event's layout. The MetaData events of a provider come before its events in merged traces.
+/// Built-in schemas can be added with <see cref="Add"/>; embedded ones win over them.
+/// </summary>
+public sealed class SchemaCatalog : IValueMapSource
+{
+    public const int MaxSchemas = 1 << 16;
+
+    private readonly Dictionary<(Guid Provider, ushort Id, byte Version), EventSchema> _manifest = new();
+    private readonly Dictionary<(Guid EventGuid, byte Opcode, byte Version), EventSchema> _classic = new();
+    private readonly Dictionary<(Guid Provider, string Name), ValueMap> _maps = new();
+    private readonly List<string> _errors = new();
+
+    /// <summary>MetaData EventInfo events seen.</summary>
+    public int EventInfoEvents { get; private set; }
+
+    /// <summary>MetaData EventMapInfo events seen.</summary>
+    public int EventMapInfoEvents { get; private set; }
+
+    public int SchemaCount => _manifest.Count + _classic.Count;
+    public int MapCount => _maps.Count;
+
+    /// <summary>Why MetaData events could not be used (the first 20).</summary>
+    public IReadOnlyList<string> Errors => _errors;
+
+    /// <summary>Learns from a MetaData event; true when <paramref name="e"/> was one.</summary>
+    public bool Observe(in EtwEvent e)
+    {
+        if (e.Kind is not (RecordHeaderKind.Classic or RecordHeaderKind.Instance) || e.ProviderId != KernelTraceControlIds.MetaDataTask) return false;
+        if (e.Opcode == KernelTraceControlIds.EventInfo)
+        {
+            EventInfoEvents++;
+            var info = TraceEventInfoParser.Parse(e.Payload, out var error);
+            if (info is null) Error(e, error);
+            else AddInfo(info);
+            return true;
+        }
+        if (e.Opcode == KernelTraceControlIds.EventMapInfo)
+        {
+            EventMapInfoEvents++;
+            var map = EventMapInfoParser.Parse(e.Payload, out var error);
+            if (map is null) Error(e, error);
+            else if (_maps.Count < MaxSchemas) _maps[(map.Value.ProviderId, map.Value.Map.Name)] = map.Value.Map;
+            return true;
+        }
+        return false;
+    }
+
+    /// <summary>Adds a schema for manifest events (provider, id, version) unless an embedded one is known.</summary>
+    public void Add(EventSchema schema) => _manifest.TryAdd((schema.ProviderId, schema.EventId, schema.Version), schema);
+
+    /// <summary>The schema of a manifest event (provider + id + version) or of a classic event (event GUID + opcode + version).</summary>
+    public bool TryGetSchema(in EtwEvent e, out EventSchema schema)
+    {
+        if (e.Kind == RecordHeaderKind.EventHeader)
+            return _manifest.TryGetValue((e.ProviderId, e.EventId, e.Version), out schema!);
+        if (e.Kind is RecordHeaderKind.Classic or RecordHeaderKind.Instance)
+            return _classic.TryGetValue((e.ProviderId, e.Opcode, e.Version), out schema!);
+        schema = null!;
+        return false;
+    }
+
+    public bool TryGetSchema(Guid providerId, ushort eventId, byte version, out EventSchema schema) =>
+        _manifest.TryGetValue((providerId, eventId, version), out schema!);
+
+    public ValueMap? FindMap(Guid providerId, string mapName) => _maps.TryGetValue((providerId, mapName), out var map) ? map : null;
+
+    private void AddInfo(EventInfo info)
+    {
+        if (SchemaCount >= MaxSchemas) return;
+        var s = info.Schema;
+        if (info.DecodingSource == DecodingSource.Wbem) _classic[(info.EventGuid, s.Opcode, s.Version)] = s;
+        else _manifest[(s.ProviderId, s.EventId, s.Version)] = s;
+    }
+
+    private void Error(in EtwEvent e, string? error)
+    {
+        if (_errors.Count < 20) _errors.Add($"offset 0x{e.FileOffset:X}: MetaData event {e.Opcode}: {error}");
+    }
+}

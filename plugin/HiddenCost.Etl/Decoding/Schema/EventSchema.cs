@@ -1,0 +1,115 @@
+namespace HiddenCost.Etl.Decoding.Schema;
+
+/// <summary>How many elements a field has.</summary>
+public enum FieldCountKind : byte
+{
+    /// <summary>One value.</summary>
+    Single,
+    /// <summary>An array of <see cref="SchemaField.Count"/> elements.</summary>
+    Fixed,
+    /// <summary>An array whose length is the value of the field at <see cref="SchemaField.CountFieldIndex"/> (manifest).</summary>
+    FromField,
+    /// <summary>An array prefixed by a u16 element count in the payload (TraceLogging variable count).</summary>
+    Prefixed,
+}
+
+/// <summary>How long one element of a string or binary field is.</summary>
+public enum FieldLengthKind : byte
+{
+    /// <summary>The in-type decides (fixed size, NUL terminator, or its own count prefix).</summary>
+    Natural,
+    /// <summary><see cref="SchemaField.Length"/> characters (strings) or bytes (binary).</summary>
+    Fixed,
+    /// <summary>The value of the field at <see cref="SchemaField.LengthFieldIndex"/>.</summary>
+    FromField,
+    /// <summary>A u16 byte count first in the payload (TraceLogging binary).</summary>
+    Prefixed,
+}
+
+/// <summary>
+/// One field of an event's schema (a TDH EVENT_PROPERTY_INFO or a TraceLogging field). Structs hold their
+/// members. <see cref="Index"/> is the field's position in the schema's flat field list, which is what
+/// count and length references point at.
+/// </summary>
+public sealed class SchemaField
+{
+    public SchemaField(string name, int index, FieldInType inType, ushort outType)
+    {
+        Name = name;
+        Index = index;
+        InType = inType;
+        OutType = outType;
+    }
+
+    public string Name { get; }
+    public int Index { get; }
+    public FieldInType InType { get; }
+    public ushort OutType { get; }
+    public FieldCountKind CountKind { get; init; }
+    public int Count { get; init; } = 1;
+    public int CountFieldIndex { get; init; } = -1;
+    public FieldLengthKind LengthKind { get; init; }
+    public int Length { get; init; }
+    public int LengthFieldIndex { get; init; } = -1;
+
+    /// <summary>Name of the value map (manifest valueMap/bitMap) that names this field's values, or null.</summary>
+    public string? MapName { get; init; }
+
+    /// <summary>Members of a struct field (empty otherwise).</summary>
+    public IReadOnlyList<SchemaField> Members { get; init; } = Array.Empty<SchemaField>();
+
+    public bool IsStruct => Members.Count > 0 || InType == FieldInType.Struct;
+    public bool IsArray => CountKind != FieldCountKind.Single;
+
+    public override string ToString() => $"{Name}: {InType}{(IsArray ? "[]" : "")}";
+}
+
+/// <summary>Where a schema came from.</summary>
+public enum SchemaSource : byte
+{
+    /// <summary>TRACE_EVENT_INFO embedded by KernelTraceControl (DecodingSourceXMLFile / Wbem).</summary>
+    EmbeddedManifest,
+    /// <summary>The event's own TraceLogging metadata (EVENT_SCHEMA_TL extended item).</summary>
+    TraceLogging,
+}
+
+/// <summary>
+/// The field layout of one event (provider, id, version), enough to decode its payload by name. Immutable and
+/// shared by every event it describes.
+/// </summary>
+public sealed class EventSchema
+{
+    public EventSchema(SchemaSource source, Guid providerId, string providerName, string eventName, IReadOnlyList<SchemaField> fields, int flatFieldCount)
+    {
+        Source = source;
+        ProviderId = providerId;
+        ProviderName = providerName;
+        EventName = eventName;
+        Fields = fields;
+        FlatFieldCount = flatFieldCount;
+    }
+
+    public SchemaSource Source { get; }
+    public Guid ProviderId { get; }
+    public string ProviderName { get; }
+
+    /// <summary>Event name (TraceLogging), or the manifest's event/task+opcode name.</summary>
+    public string EventName { get; }
+
+    public ushort EventId { get; init; }
+    public byte Version { get; init; }
+    public byte Opcode { get; init; }
+    public ushort Task { get; init; }
+    public string TaskName { get; init; } = "";
+    public string OpcodeName { get; init; } = "";
+
+    /// <summary>Top-level fields in payload order.</summary>
+    public IReadOnlyList<SchemaField> Fields { get; }
+
+    /// <summary>Number of fields including struct members (the size of the field index space).</summary>
+    public int FlatFieldCount { get; }
+
+    public bool IsTraceLogging => Source == SchemaSource.TraceLogging;
+
+    public override string ToString() => $"{ProviderName}/{EventName} ({Fields.Count} fields)";
+}

@@ -1,0 +1,73 @@
+using HiddenCost.Etl.Reading;
+using HiddenCost.Etl.Records;
+
+namespace HiddenCost.Etl.Decoding.Wmi;
+
+/// <summary>Microsoft-Windows-WMI-Activity (all events version 0). Logged by the WMI service process.</summary>
+public static class WmiActivityProvider
+{
+    public static readonly Guid Id = new("1418ef04-b0b4-4623-bf7e-d74ab47bbdaa");
+
+    public const ushort OperationStart = 11, OperationEnd = 13;
+
+    internal static bool Is(in EtwEvent e, ushort id) => e.Kind == RecordHeaderKind.EventHeader && e.EventId == id && e.ProviderId == Id;
+}
+
+/// <summary>
+/// WMI-Activity operation start (11): UTF-16 CorrelationId; u32 GroupOperationId; u32 OperationId;
+/// UTF-16 Operation (e.g. <c>Start IWbemServices::ExecQuery - root\cimv2 : select …</c>); UTF-16 ClientMachine;
+/// UTF-16 ClientMachineFQDN; UTF-16 User; u32 ClientProcessId; u64 ClientProcessCreationTime (FILETIME);
+/// UTF-16 NamespaceName; bool32 IsLocal.
+/// </summary>
+public readonly record struct WmiOperationStart(
+    string CorrelationId,
+    uint GroupOperationId,
+    uint OperationId,
+    string Operation,
+    string ClientMachine,
+    string ClientMachineFqdn,
+    string User,
+    int ClientProcessId,
+    long ClientProcessCreationTime,
+    string NamespaceName,
+    bool IsLocal)
+{
+    public static bool Matches(in EtwEvent e) => WmiActivityProvider.Is(e, WmiActivityProvider.OperationStart);
+
+    public static bool TryDecode(in EtwEvent e, out WmiOperationStart start, StringPool? strings = null)
+    {
+        start = default;
+        if (!Matches(e)) return false;
+        var p = e.Payload;
+        int offset = 0;
+        string correlation = PayloadStrings.Utf16(p, ref offset, strings);
+        uint group = PayloadReader.U32(p, offset);
+        uint operationId = PayloadReader.U32(p, offset + 4);
+        offset += 8;
+        string operation = PayloadStrings.Utf16(p, ref offset, strings);
+        string machine = PayloadStrings.Utf16(p, ref offset, strings);
+        string fqdn = PayloadStrings.Utf16(p, ref offset, strings);
+        string user = PayloadStrings.Utf16(p, ref offset, strings);
+        int clientPid = PayloadReader.I32(p, offset);
+        long created = PayloadReader.I64(p, offset + 4);
+        offset += 12;
+        string ns = PayloadStrings.Utf16(p, ref offset, strings);
+        start = new WmiOperationStart(correlation, group, operationId, operation, machine, fqdn, user, clientPid, created, ns,
+            PayloadReader.U32(p, offset) != 0);
+        return true;
+    }
+}
+
+/// <summary>WMI-Activity operation end (13): u32 OperationId; u32 ResultCode (HRESULT, 0 = success).</summary>
+public readonly record struct WmiOperationEnd(uint OperationId, uint ResultCode)
+{
+    public static bool Matches(in EtwEvent e) => WmiActivityProvider.Is(e, WmiActivityProvider.OperationEnd);
+
+    public static bool TryDecode(in EtwEvent e, out WmiOperationEnd end)
+    {
+        end = default;
+        if (!Matches(e)) return false;
+        end = new WmiOperationEnd(PayloadReader.U32(e.Payload, 0), PayloadReader.U32(e.Payload, 4));
+        return true;
+    }
+}

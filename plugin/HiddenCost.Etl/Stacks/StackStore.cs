@@ -1,0 +1,167 @@
+namespace HiddenCost.Etl.Stacks;
+
+/// <summary>
+/// Interns stacks so each distinct one is stored once. A stack is a pair of parts (kernel, user); a part is a
+/// frame sequence, deduplicated by content. A part can also be pending: a stack key referenced before the
+/// event that defines its frames (the kernel logs KeyDelete/KeyRundown after the references); it reads as
+/// empty until <see cref="ResolvePart"/>, and afterwards as the content part it turned out to be.
+/// Part 0 is the empty part; <see cref="StackId.None"/> is no stack.
+/// </summary>
+public sealed class StackStore
+{
+    private ulong[] _frames = new ulong[4096];
+    private int _frameCount;
+    private Part[] _parts = new Part[256];
+    private int _partCount = 1;
+    private int[] _partBuckets = new int[256];
+    private (int Kernel, int User)[] _stacks = new (int, int)[256];
+    private int _stackCount = 1;
+    private readonly Dictionary<(int Kernel, int User), int> _stackIndex = new();
+
+    private struct Part
+    {
+        public int Offset;
+        public int Count;
+        public int Hash;
+        public int Next;      // next part in the content bucket (0 = end)
+        public int Alias;     // for a resolved pending part that duplicated an existing part: that part
+        public bool Pending;
+    }
+
+    /// <summary>Distinct stacks interned (kernel/user pairs).</summary>
+    public int StackCount => _stackCount - 1;
+
+    /// <summary>Parts stored (content parts plus pending key parts).</summary>
+    public int PartCount => _partCount - 1;
+
+    /// <summary>Frames stored in total.</summary>
+    public int FrameCount => _frameCount;
+
+    /// <summary>The part with exactly these frames (0 for none), added if new.</summary>
+    public int InternPart(ReadOnlySpan<ulong> frames)
+    {
+        if (frames.IsEmpty) return 0;
+        int existing = InternExisting(frames, out int hash);
+        if (existing != 0) return existing;
+        int id = NewPart();
+        Store(id, frames, hash);
+        return id;
+    }
+
+    /// <summary>A part whose frames are not known yet (a referenced stack key).</summary>
+    public int NewPendingPart()
+    {
+        int id = NewPart();
+        _parts[id].Pending = true;
+        return id;
+    }
+
+    public bool IsPending(int part) => (uint)part < (uint)_partCount && _parts[part].Pending;
+
+    /// <summary>Gives a pending part its frames. A part with the same frames already stored is shared.</summary>
+    public void ResolvePart(int part, ReadOnlySpan<ulong> frames)
+    {
+        if (!IsPending(part)) return;
+        _parts[part].Pending = false;
+        if (frames.IsEmpty) return;
+        int existing = InternExisting(frames, out int hash);
+        if (existing != 0) _parts[part].Alias = existing;
+        else Store(part, frames, hash);
+    }
+
+    /// <summary>The stack made of these two parts (<see cref="StackId.None"/> when both are empty).</summary>
+    public StackId Intern(int kernelPart, int userPart)
+    {
+        if (kernelPart == 0 && userPart == 0) return StackId.None;
+        if (_stackIndex.TryGetValue((kernelPart, userPart), out int id)) return new StackId(id);
+        if (_stackCount == _stacks.Length) Array.Resize(ref _stacks, _stacks.Length * 2);
+        id = _stackCount++;
+        _stacks[id] = (kernelPart, userPart);
+        _stackIndex[(kernelPart, userPart)] = id;
+        return new StackId(id);
+    }
+
+    public (int KernelPart, int UserPart) PartsOf(StackId stack) =>
+        stack.Value > 0 && stack.Value < _stackCount ? _stacks[stack.Value] : (0, 0);
+
+    public StackFrames GetFrames(StackId stack)
+    {
+        var (kernel, user) = PartsOf(stack);
+        bool resolved = !IsPending(kernel) && !IsPending(user);
+        return new StackFrames(PartFrames(kernel), PartFrames(user), resolved);
+    }
+
+    /// <summary>
+    /// The same stack with pending parts replaced by the content parts they resolved to, so equal frames give
+    /// equal ids (use it when aggregating by stack after the trace's stack keys are all defined).
+    /// </summary>
+    public StackId Canonical(StackId stack)
+    {
+        var (kernel, user) = PartsOf(stack);
+        int k = CanonicalPart(kernel), u = CanonicalPart(user);
+        return k == kernel && u == user ? stack : Intern(k, u);
+    }
+
+    public ReadOnlySpan<ulong> PartFrames(int part)
+    {
+        if (part <= 0 || part >= _partCount) return default;
+        part = CanonicalPart(part);
+        ref var p = ref _parts[part];
+        return p.Pending ? default : _frames.AsSpan(p.Offset, p.Count);
+    }
+
+    private int CanonicalPart(int part) => part > 0 && part < _partCount && _parts[part].Alias != 0 ? _parts[part].Alias : part;
+
+    private int InternExisting(ReadOnlySpan<ulong> frames, out int hash)
+    {
+        hash = Hash(frames);
+        for (int i = _partBuckets[hash & (_partBuckets.Length - 1)]; i != 0; i = _parts[i].Next)
+        {
+            ref var p = ref _parts[i];
+            if (p.Hash == hash && !p.Pending && p.Alias == 0 && _frames.AsSpan(p.Offset, p.Count).SequenceEqual(frames)) return i;
+        }
+        return 0;
+    }
+
+    private int NewPart()
+    {
+        if (_partCount == _parts.Length) GrowParts();
+        return _partCount++;
+    }
+
+    private void Store(int id, ReadOnlySpan<ulong> frames, int hash)
+    {
+        if (_frameCount + frames.Length > _frames.Length)
+            Array.Resize(ref _frames, Math.Max(_frames.Length * 2, _frameCount + frames.Length));
+        frames.CopyTo(_frames.AsSpan(_frameCount));
+        ref var p = ref _parts[id];
+        p.Offset = _frameCount;
+        p.Count = frames.Length;
+        p.Hash = hash;
+        _frameCount += frames.Length;
+        int bucket = hash & (_partBuckets.Length - 1);
+        p.Next = _partBuckets[bucket];
+        _partBuckets[bucket] = id;
+    }
+
+    private void GrowParts()
+    {
+        Array.Resize(ref _parts, _parts.Length * 2);
+        _partBuckets = new int[_parts.Length];
+        for (int i = 1; i < _partCount; i++)
+        {
+            ref var p = ref _parts[i];
+            if (p.Count == 0) continue;
+            int bucket = p.Hash & (_partBuckets.Length - 1);
+            p.Next = _partBuckets[bucket];
+            _partBuckets[bucket] = i;
+        }
+    }
+
+    private static int Hash(ReadOnlySpan<ulong> frames)
+    {
+        var hash = new HashCode();
+        foreach (var frame in frames) hash.Add(frame);
+        return hash.ToHashCode();
+    }
+}

@@ -1,0 +1,119 @@
+namespace HiddenCost.Etl.State;
+
+/// <summary>An address range with a lifetime (images, JIT methods).</summary>
+internal interface IAddressRange
+{
+    ulong RangeStart { get; }
+    ulong RangeLength { get; }
+    long RangeLoad { get; }
+    long RangeUnload { get; }
+}
+
+/// <summary>
+/// Ranges of one address space, for "what covered this address at this time" lookups. Ranges may be reused
+/// over time (unload, then load at the same address), so a lookup prefers the range alive at the time and falls
+/// back to the range loaded most recently before that time. Two sorted lists: a small batch that takes new ranges
+/// (cheap inserts) and the main list it is merged into when full, so a rundown of tens of thousands of ranges
+/// costs O(n) per batch rather than per range, and lookups binary-search both.
+/// </summary>
+internal sealed class RangeTable<T> where T : class, IAddressRange
+{
+    private const int BatchSize = 1024;
+
+    private List<T> _main = new();
+    private List<T> _spare = new();
+    private readonly List<T> _batch = new();
+    private ulong _maxLength;
+
+    public int Count => _main.Count + _batch.Count;
+
+    /// <summary>All ranges ordered by start address (ranges with equal starts in order of addition).</summary>
+    public IReadOnlyList<T> Items
+    {
+        get
+        {
+            Merge();
+            return _main;
+        }
+    }
+
+    public void Add(T range)
+    {
+        _batch.Insert(UpperBound(_batch, range.RangeStart), range);
+        if (range.RangeLength > _maxLength) _maxLength = range.RangeLength;
+        if (_batch.Count >= BatchSize) Merge();
+    }
+
+    /// <summary>
+    /// The range alive at <paramref name="timeNs"/> containing <paramref name="address"/>; else the one loaded most
+    /// recently before that time; else the first one loaded after it.
+    /// </summary>
+    public T? Find(ulong address, long timeNs)
+    {
+        T? before = null, after = null;
+        if (Search(_batch, address, timeNs, ref before, ref after) is { } recent) return recent;
+        return Search(_main, address, timeNs, ref before, ref after) ?? before ?? after;
+    }
+
+    /// <summary>The most recently added range starting exactly at <paramref name="start"/> that is still live, or null.</summary>
+    public T? FindLiveAt(ulong start) => LiveAt(_batch, start) ?? LiveAt(_main, start);
+
+    /// <summary>The most recently added range starting exactly at <paramref name="start"/>, live or not.</summary>
+    public T? FindAt(ulong start) => At(_batch, start) ?? At(_main, start);
+
+    private T? Search(List<T> list, ulong address, long timeNs, ref T? before, ref T? after)
+    {
+        for (int i = UpperBound(list, address) - 1; i >= 0; i--)
+        {
+            var r = list[i];
+            if (address - r.RangeStart >= _maxLength) break;
+            if (address - r.RangeStart >= r.RangeLength) continue;
+            if (Lifetime.Contains(r.RangeLoad, r.RangeUnload, timeNs)) return r;
+            if (r.RangeLoad <= timeNs) { if (before is null || r.RangeLoad > before.RangeLoad) before = r; }
+            else if (after is null || r.RangeLoad < after.RangeLoad) after = r;
+        }
+        return null;
+    }
+
+    private static T? LiveAt(List<T> list, ulong start)
+    {
+        for (int i = UpperBound(list, start) - 1; i >= 0 && list[i].RangeStart == start; i--)
+            if (list[i].RangeUnload == Lifetime.AfterTrace) return list[i];
+        return null;
+    }
+
+    private static T? At(List<T> list, ulong start)
+    {
+        int i = UpperBound(list, start) - 1;
+        return i >= 0 && list[i].RangeStart == start ? list[i] : null;
+    }
+
+    /// <summary>Merges the batch into the main list (older ranges first among equal starts).</summary>
+    private void Merge()
+    {
+        if (_batch.Count == 0) return;
+        _spare.Clear();
+        int m = 0, b = 0;
+        while (m < _main.Count || b < _batch.Count)
+        {
+            if (b == _batch.Count || (m < _main.Count && _main[m].RangeStart <= _batch[b].RangeStart)) _spare.Add(_main[m++]);
+            else _spare.Add(_batch[b++]);
+        }
+        (_main, _spare) = (_spare, _main);
+        _spare.Clear();
+        _batch.Clear();
+    }
+
+    /// <summary>Index of the first range in <paramref name="list"/> starting after <paramref name="address"/>.</summary>
+    private static int UpperBound(List<T> list, ulong address)
+    {
+        int lo = 0, hi = list.Count;
+        while (lo < hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (list[mid].RangeStart <= address) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+}

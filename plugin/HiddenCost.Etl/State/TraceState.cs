@@ -1,0 +1,299 @@
+using HiddenCost.Etl.Decoding;
+using HiddenCost.Etl.Decoding.Clr;
+using HiddenCost.Etl.Decoding.Kernel;
+using HiddenCost.Etl.Decoding.KernelTraceControl;
+using HiddenCost.Etl.Stacks;
+
+namespace HiddenCost.Etl.State;
+
+/// <summary>
+/// The system as the ordered event stream describes it over time: processes, threads and images with their
+/// lifetimes (ids are reused: a process is (pid, start time)), kernel modules (process 0), PDB identities from
+/// KernelTraceControl, JIT method ranges from CLR events, thread names, and NT→DOS volume mappings.
+/// Feed every event to <see cref="Observe"/> in stream order. Lookups take a time, so frames can be resolved
+/// during the pass or at its end (rundown-only knowledge — DCEnd images and methods — covers the whole trace).
+/// </summary>
+public sealed class TraceState
+{
+    private readonly StringPool _strings;
+    private readonly Dictionary<int, List<ProcessInfo>> _processesById = new();
+    private readonly Dictionary<int, List<ThreadInfo>> _threadsById = new();
+    private readonly Dictionary<int, RangeTable<ImageInfo>> _images = new();
+    private readonly Dictionary<int, RangeTable<ClrMethodInfo>> _methods = new();
+    private readonly Dictionary<(int Pid, ulong Base), PdbIdentity> _pendingPdb = new();
+    private readonly Dictionary<(int Pid, ulong Base), string> _pendingOriginalName = new();
+    private readonly List<ProcessInfo> _processes = new();
+    private readonly List<ThreadInfo> _threads = new();
+    private readonly List<ImageInfo> _allImages = new();
+    private readonly List<(string Nt, string Dos)> _volumes = new();
+    private int _methodCount;
+
+    public TraceState(StringPool? strings = null) => _strings = strings ?? new StringPool();
+
+    /// <summary>Every process instance seen, in order of appearance.</summary>
+    public IReadOnlyList<ProcessInfo> Processes => _processes;
+
+    /// <summary>Every thread instance seen, in order of appearance.</summary>
+    public IReadOnlyList<ThreadInfo> Threads => _threads;
+
+    /// <summary>Every image instance seen (kernel modules have process id 0), in order of appearance.</summary>
+    public IReadOnlyList<ImageInfo> Images => _allImages;
+
+    /// <summary>JIT/precompiled method ranges known.</summary>
+    public int MethodCount => _methodCount;
+
+    /// <summary>Pointer size of the kernel that logged the trace (from kernel image events; 8 until known).</summary>
+    public int KernelPointerSize { get; private set; } = 8;
+
+    public IReadOnlyList<(string NtPath, string DosPath)> VolumeMappings => _volumes;
+
+    public void Observe(in EtwEvent e)
+    {
+        if (e.IsKernel)
+        {
+            switch (e.Group)
+            {
+                case KernelGroups.Process: ObserveProcess(e); break;
+                case KernelGroups.Thread: ObserveThread(e); break;
+                case KernelGroups.Image: ObserveImage(e); break;
+            }
+            return;
+        }
+        if (e.Kind is Records.RecordHeaderKind.Classic or Records.RecordHeaderKind.Instance)
+        {
+            if (DbgIdRsds.TryDecode(e, out var rsds, _strings)) AttachPdb(rsds);
+            else if (ImageIdEvent.TryDecode(e, out var id, _strings)) AttachImageId(id);
+            else if (VolumeMapping.TryDecode(e, out var volume) && !_volumes.Contains((volume.NtPath, volume.DosPath))) _volumes.Add((volume.NtPath, volume.DosPath));
+            return;
+        }
+        if (ClrMethod.TryDecode(e, out var method, _strings)) ObserveMethod(e, method);
+    }
+
+    /// <summary>The instance of process <paramref name="processId"/> alive at <paramref name="timeNs"/> (else the latest one before it).</summary>
+    public ProcessInfo? GetProcess(int processId, long timeNs) =>
+        _processesById.TryGetValue(processId, out var list) ? Pick(list, timeNs, p => p.StartTimeNs, p => p.EndTimeNs) : null;
+
+    /// <summary>The instance of thread <paramref name="threadId"/> alive at <paramref name="timeNs"/> (else the latest one before it).</summary>
+    public ThreadInfo? GetThread(int threadId, long timeNs) =>
+        _threadsById.TryGetValue(threadId, out var list) ? Pick(list, timeNs, t => t.StartTimeNs, t => t.EndTimeNs) : null;
+
+    /// <summary>The image covering <paramref name="address"/> in the process at that time; kernel addresses look in the kernel modules.</summary>
+    public ImageInfo? FindImage(int processId, ulong address, long timeNs)
+    {
+        bool kernel = KernelAddress.IsKernel(address, KernelPointerSize);
+        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs) is { } image) return image;
+        if (_images.TryGetValue(0, out var system) && system.Find(address, timeNs) is { } module) return module;
+        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs) : null;
+    }
+
+    /// <summary>The .NET method whose code covers <paramref name="address"/> in the process at that time.</summary>
+    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs) =>
+        _methods.TryGetValue(processId, out var table) ? table.Find(address, timeNs) : null;
+
+    /// <summary>What the trace says about a code address: a .NET method, else <c>module+0xRVA</c>, else the bare address.</summary>
+    public ResolvedFrame ResolveFrame(int processId, ulong address, long timeNs)
+    {
+        var method = KernelAddress.IsKernel(address, KernelPointerSize) ? null : FindMethod(processId, address, timeNs);
+        return new ResolvedFrame(address, FindImage(processId, address, timeNs), method);
+    }
+
+    /// <summary>The images a process had mapped (any time), ordered by base address.</summary>
+    public IReadOnlyList<ImageInfo> ImagesOf(int processId) =>
+        _images.TryGetValue(processId, out var table) ? table.Items : Array.Empty<ImageInfo>();
+
+    /// <summary>The methods known in a process, ordered by start address.</summary>
+    public IReadOnlyList<ClrMethodInfo> MethodsOf(int processId) =>
+        _methods.TryGetValue(processId, out var table) ? table.Items : Array.Empty<ClrMethodInfo>();
+
+    /// <summary>An NT path (<c>\Device\HarddiskVolume2\…</c>) as a DOS path (<c>C:\…</c>) when a volume mapping covers it.</summary>
+    public string ToDosPath(string ntPath)
+    {
+        foreach (var (nt, dos) in _volumes)
+        {
+            var prefix = nt.TrimEnd('\\');
+            // Mappings to nothing (\??\ → "") or of the bare root say nothing about a path.
+            if (prefix.Length == 0 || dos.Length == 0) continue;
+            if (ntPath.Length > prefix.Length && ntPath.StartsWith(prefix, StringComparison.OrdinalIgnoreCase) && ntPath[prefix.Length] == '\\')
+                return dos.TrimEnd('\\') + ntPath[prefix.Length..];
+        }
+        return ntPath;
+    }
+
+    private void ObserveProcess(in EtwEvent e)
+    {
+        if (!ProcessEvent.TryDecode(e, out var p, _strings)) return;
+        var list = ListFor(_processesById, p.ProcessId);
+        var live = list.Count > 0 && list[^1].EndTimeNs == Lifetime.AfterTrace ? list[^1] : null;
+        switch (p.Opcode)
+        {
+            case ProcessEvent.Start:
+                if (live is not null) live.EndTimeNs = e.TimeNs; // the id was reused without an End we saw
+                AddProcess(list, new ProcessInfo(p.ProcessId, e.TimeNs, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine, p.UniqueProcessKey));
+                break;
+            case ProcessEvent.DCStart:
+                if (live is null) AddProcess(list, NewRundownProcess(p));
+                break;
+            case ProcessEvent.DCEnd:
+                if (live is null) AddProcess(list, NewRundownProcess(p));
+                break;
+            case ProcessEvent.End or ProcessEvent.Defunct:
+                var ended = live ?? AddProcess(list, NewRundownProcess(p));
+                ended.EndTimeNs = e.TimeNs;
+                ended.ExitStatus = p.ExitStatus;
+                break;
+        }
+    }
+
+    private ProcessInfo NewRundownProcess(in ProcessEvent p) =>
+        new(p.ProcessId, Lifetime.BeforeTrace, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine, p.UniqueProcessKey);
+
+    private ProcessInfo AddProcess(List<ProcessInfo> list, ProcessInfo process)
+    {
+        list.Add(process);
+        _processes.Add(process);
+        return process;
+    }
+
+    private void ObserveThread(in EtwEvent e)
+    {
+        if (ThreadSetName.TryDecode(e, out var name, _strings))
+        {
+            if (GetThread(name.ThreadId, e.TimeNs) is { } named) named.Name = name.ThreadName;
+            else AddThread(ListFor(_threadsById, name.ThreadId), new ThreadInfo(name.ThreadId, name.ProcessId, Lifetime.BeforeTrace, 0)).Name = name.ThreadName;
+            return;
+        }
+        if (!ThreadEvent.TryDecode(e, out var t)) return;
+        var list = ListFor(_threadsById, t.ThreadId);
+        var live = list.Count > 0 && list[^1].EndTimeNs == Lifetime.AfterTrace ? list[^1] : null;
+        switch (t.Opcode)
+        {
+            case ThreadEvent.Start:
+                if (live is not null) live.EndTimeNs = e.TimeNs;
+                AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, e.TimeNs, t.Win32StartAddress));
+                break;
+            case ThreadEvent.DCStart or ThreadEvent.DCEnd:
+                if (live is null || live.ProcessId != t.ProcessId)
+                {
+                    if (live is not null) live.EndTimeNs = e.TimeNs;
+                    AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, Lifetime.BeforeTrace, t.Win32StartAddress));
+                }
+                break;
+            case ThreadEvent.End:
+                (live ?? AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, Lifetime.BeforeTrace, t.Win32StartAddress))).EndTimeNs = e.TimeNs;
+                break;
+        }
+    }
+
+    private ThreadInfo AddThread(List<ThreadInfo> list, ThreadInfo thread)
+    {
+        list.Add(thread);
+        _threads.Add(thread);
+        return thread;
+    }
+
+    private void ObserveImage(in EtwEvent e)
+    {
+        if (!ImageEvent.TryDecode(e, out var image, _strings)) return;
+        KernelPointerSize = e.PointerSize;
+        if (!_images.TryGetValue(image.ProcessId, out var table)) _images[image.ProcessId] = table = new RangeTable<ImageInfo>();
+        var live = table.FindLiveAt(image.ImageBase);
+        switch (image.Opcode)
+        {
+            case ImageEvent.Load:
+                if (live is not null) live.UnloadTimeNs = e.TimeNs;
+                AddImage(table, image, e.TimeNs);
+                break;
+            case ImageEvent.DCStart or ImageEvent.DCEnd:
+                if (live is null) AddImage(table, image, Lifetime.BeforeTrace);
+                break;
+            case ImageEvent.Unload:
+                (live ?? AddImage(table, image, Lifetime.BeforeTrace)).UnloadTimeNs = e.TimeNs;
+                break;
+        }
+    }
+
+    private ImageInfo AddImage(RangeTable<ImageInfo> table, in ImageEvent image, long loadTimeNs)
+    {
+        var info = new ImageInfo(image.ProcessId, image.ImageBase, image.ImageSize, image.FileName, image.ImageChecksum, image.TimeDateStamp, loadTimeNs);
+        if (_pendingPdb.Remove((image.ProcessId, image.ImageBase), out var pdb)) info.Pdb = pdb;
+        if (_pendingOriginalName.Remove((image.ProcessId, image.ImageBase), out var original)) info.OriginalFileName = original;
+        table.Add(info);
+        _allImages.Add(info);
+        return info;
+    }
+
+    private void AttachPdb(in DbgIdRsds rsds)
+    {
+        var identity = new PdbIdentity(rsds.PdbFileName, rsds.Signature, rsds.Age);
+        if (ImageAt(rsds.ProcessId, rsds.ImageBase) is { } image) image.Pdb = identity;
+        else if (_pendingPdb.Count < 1 << 16) _pendingPdb[(rsds.ProcessId, rsds.ImageBase)] = identity;
+    }
+
+    private void AttachImageId(in ImageIdEvent id)
+    {
+        if (ImageAt(id.ProcessId, id.ImageBase) is { } image) image.OriginalFileName = id.OriginalFileName;
+        else if (_pendingOriginalName.Count < 1 << 16) _pendingOriginalName[(id.ProcessId, id.ImageBase)] = id.OriginalFileName;
+    }
+
+    private ImageInfo? ImageAt(int processId, ulong imageBase) =>
+        _images.TryGetValue(processId, out var table) ? table.FindAt(imageBase) : null;
+
+    private void ObserveMethod(in EtwEvent e, in ClrMethod method)
+    {
+        if (method.MethodSize == 0 || e.ProcessId < 0) return;
+        if (!_methods.TryGetValue(e.ProcessId, out var table)) _methods[e.ProcessId] = table = new RangeTable<ClrMethodInfo>();
+        ulong id = method.MethodId;
+        var live = table.FindLiveAt(method.MethodStartAddress);
+        switch (method.Kind)
+        {
+            case ClrMethodEventKind.Load:
+                if (live is not null) live.UnloadTimeNs = e.TimeNs;
+                AddMethod(table, e.ProcessId, method, e.TimeNs);
+                break;
+            case ClrMethodEventKind.DCStart or ClrMethodEventKind.DCEnd:
+                if (live is null || live.MethodId != id) AddMethod(table, e.ProcessId, method, Lifetime.BeforeTrace);
+                break;
+            case ClrMethodEventKind.Unload:
+                if (live is not null) live.UnloadTimeNs = e.TimeNs;
+                break;
+        }
+    }
+
+    private void AddMethod(RangeTable<ClrMethodInfo> table, int processId, in ClrMethod method, long loadTimeNs)
+    {
+        table.Add(new ClrMethodInfo(processId, method.MethodStartAddress, method.MethodSize, FullName(method.MethodNamespace, method.MethodName),
+            method.MethodSignature, method.MethodId, method.ModuleId, loadTimeNs));
+        _methodCount++;
+    }
+
+    /// <summary><c>Namespace.Type.Method</c>, interned without building the string when it is already known.</summary>
+    private string FullName(string ns, string name)
+    {
+        if (ns.Length == 0) return name;
+        int length = ns.Length + 1 + name.Length;
+        if (length > 512) return _strings.Intern(ns + "." + name);
+        Span<char> text = stackalloc char[length];
+        ns.CopyTo(text);
+        text[ns.Length] = '.';
+        name.CopyTo(text[(ns.Length + 1)..]);
+        return _strings.Intern(text);
+    }
+
+    private static List<T> ListFor<T>(Dictionary<int, List<T>> byId, int id)
+    {
+        if (!byId.TryGetValue(id, out var list)) byId[id] = list = new List<T>(1);
+        return list;
+    }
+
+    private static T? Pick<T>(List<T> instances, long timeNs, Func<T, long> start, Func<T, long> end) where T : class
+    {
+        T? before = null;
+        for (int i = instances.Count - 1; i >= 0; i--)
+        {
+            var item = instances[i];
+            if (Lifetime.Contains(start(item), end(item), timeNs)) return item;
+            if (before is null && start(item) <= timeNs) before = item;
+        }
+        return before ?? (instances.Count > 0 ? instances[0] : null);
+    }
+}

@@ -1,0 +1,105 @@
+using System.Globalization;
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Wpa.Mapping;
+using Microsoft.Performance.SDK.Processing;
+
+namespace HiddenCost.Wpa;
+
+/// <summary>How a trace is analysed; <see cref="TraceAnalyzer.Analyze"/> in WPA.</summary>
+internal delegate AnalysisResult AnalyzeTrace(string path, IProgress<double>? progress, CancellationToken cancellationToken);
+
+/// <summary>
+/// Analyses one trace when WPA processes it, then serves each enabled table through the generic mapping.
+/// Nothing thrown inside escapes to WPA: a failure is logged to the host, shown to the user, and every table
+/// comes back empty with the error as its note. Only cancellation by the host ends the task as cancelled.
+/// </summary>
+internal sealed class HiddenCostDataProcessor : CustomDataProcessor
+{
+    private readonly IReadOnlyList<string> _paths;
+    private readonly IReadOnlyList<TableSpec> _catalog;
+    private readonly AnalyzeTrace _analyze;
+    private ProcessedTrace? _trace;
+
+    public HiddenCostDataProcessor(
+        IReadOnlyList<string> paths,
+        IReadOnlyList<TableSpec> catalog,
+        AnalyzeTrace analyze,
+        ProcessorOptions options,
+        IApplicationEnvironment applicationEnvironment,
+        IProcessorEnvironment processorEnvironment)
+        : base(options, applicationEnvironment, processorEnvironment)
+    {
+        _paths = paths;
+        _catalog = catalog;
+        _analyze = analyze;
+    }
+
+    public override DataSourceInfo GetDataSourceInfo() => _trace?.Timeline ?? new DataSourceInfo(0, 0, DateTime.UnixEpoch);
+
+    protected override Task ProcessAsyncCore(IProgress<int> progress, CancellationToken cancellationToken) =>
+        Task.Run(() =>
+        {
+            _trace = Analyze(progress, cancellationToken);
+            Report(_trace);
+        }, cancellationToken);
+
+    protected override void BuildTableCore(TableDescriptor tableDescriptor, ITableBuilder tableBuilder)
+    {
+        try
+        {
+            var trace = _trace ?? ProcessedTrace.Failed(_catalog, "HiddenCost: the trace was not processed before its tables were built");
+            if (trace.Table(tableDescriptor.Guid) is not { } table)
+            {
+                Logger.Error("HiddenCost has no table {0}", tableDescriptor);
+                return;
+            }
+            TableBuilding.Build(table, tableBuilder, table.Notes);
+        }
+        catch (Exception e)
+        {
+            Logger.Error(e, "HiddenCost could not build table {0}", tableDescriptor);
+        }
+    }
+
+    private ProcessedTrace Analyze(IProgress<int> progress, CancellationToken cancellationToken)
+    {
+        if (_paths.Count == 0) return ProcessedTrace.Failed(_catalog, "HiddenCost was given no .etl file to analyse");
+        var path = _paths[0];
+        try
+        {
+            return ProcessedTrace.From(_analyze(path, new PercentProgress(progress), cancellationToken));
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            throw;
+        }
+        catch (Exception e)
+        {
+            Logger.Error(e, "HiddenCost analysis of {0} failed", path);
+            return ProcessedTrace.Failed(_catalog, $"{path}: analysis failed: {e.GetType().Name}: {e.Message}");
+        }
+    }
+
+    /// <summary>Errors go to WPA's log and to the user; what the trace lacks goes to the log.</summary>
+    private void Report(ProcessedTrace trace)
+    {
+        try
+        {
+            if (_paths.Count > 1)
+                Logger.Warn("HiddenCost analyses one trace per processor: analysed {0}, not {1}", _paths[0], string.Join(", ", _paths.Skip(1)));
+            if (trace.Error is { } error)
+            {
+                Logger.Error("{0}", error);
+                ApplicationEnvironment.DisplayMessage(MessageType.Error, CultureInfo.InvariantCulture, "HiddenCost: {0}", error);
+            }
+            foreach (var spec in _catalog)
+                foreach (var note in trace.Table(spec.Id)?.Notes ?? [])
+                    if (note != trace.Error) Logger.Info("{0}: {1}", spec.Name, note);
+        }
+        catch (Exception e)
+        {
+            Logger.Error(e, "HiddenCost could not report the analysis of {0}", string.Join(", ", _paths));
+        }
+    }
+}

@@ -1,0 +1,35 @@
+using HiddenCost.Analysis;
+using Microsoft.Performance.SDK.Processing;
+
+namespace HiddenCost.Wpa;
+
+/// <summary>
+/// What WPA loads: claims <c>.etl</c> files, lists every table of <see cref="TableCatalog"/> before a trace is
+/// opened, and hands each trace to a <see cref="HiddenCostDataProcessor"/>. WPA's own ETW processor claims
+/// <c>.etl</c> too, so a launch names both: <c>-processors "Event Tracing for Windows","HiddenCost"</c>.
+/// </summary>
+[ProcessingSource(Id, Name, "Finds CPU that other software quietly burns: syscall hooks, spin-waits, directory-notify buffers, event-log rendering.")]
+[FileDataSource(".etl", "Event Trace Log")]
+public sealed class HiddenCostProcessingSource : ProcessingSource
+{
+    /// <summary>Stable forever: WPA and saved sessions identify the processing source by it.</summary>
+    public const string Id = "{01b637d0-ceb5-402a-b7e8-d23033493ea7}";
+
+    /// <summary>The name <c>wpa -processors</c> takes.</summary>
+    public const string Name = "HiddenCost";
+
+    protected override bool IsDataSourceSupportedCore(IDataSource dataSource) =>
+        dataSource is FileDataSource file && string.Equals(Path.GetExtension(file.FullPath), ".etl", StringComparison.OrdinalIgnoreCase);
+
+    protected override IProcessingSourceTableProvider CreateTableProvider() => new CatalogTableProvider(TableCatalog.All);
+
+    protected override ICustomDataProcessor CreateProcessorCore(
+        IEnumerable<IDataSource> dataSources, IProcessorEnvironment processorEnvironment, ProcessorOptions options) =>
+        new HiddenCostDataProcessor(
+            dataSources.OfType<FileDataSource>().Select(f => f.FullPath).ToList(),
+            TableCatalog.All,
+            TraceAnalyzer.Analyze,
+            options,
+            ApplicationEnvironment,
+            processorEnvironment);
+}

@@ -1,0 +1,24 @@
+using HiddenCost.Analysis.Model;
+using Microsoft.Performance.SDK.Processing;
+
+namespace HiddenCost.Wpa.Mapping;
+
+/// <summary>The one generic mapping: any table of our model, built through WPA's table builder.</summary>
+internal static class TableBuilding
+{
+    /// <param name="problems">What went wrong or what the trace lacks; shown as the preset's description.</param>
+    public static void Build(Table table, ITableBuilder builder, IReadOnlyList<string> problems)
+    {
+        var spec = table.Spec;
+        var columns = spec.Columns.Select(c => ColumnConfigurations.For(c, spec.DefaultView)).ToList();
+        var configuration = DefaultTableConfiguration.For(spec, columns);
+        if (problems.Count > 0)
+            configuration.Description = string.Join(Environment.NewLine, problems);
+
+        var rows = builder.AddTableConfiguration(configuration)
+            .SetDefaultTableConfiguration(configuration)
+            .SetRowCount(table.Rows.Count);
+        for (int i = 0; i < columns.Count; i++)
+            ColumnProjections.Add(rows, columns[i], spec.Columns[i].Type, table.Rows, i);
+    }
+}

@@ -1,0 +1,34 @@
+using System.Globalization;
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Tables;
+using HiddenCost.Analysis.Tables.TraceInfo;
+using Microsoft.Performance.SDK.Processing;
+
+namespace HiddenCost.Wpa;
+
+/// <summary>
+/// The span WPA's timeline shows for a trace, read from our Trace Info table: first and last event in
+/// nanoseconds since trace start, and the wall clock at trace start.
+/// </summary>
+internal static class TraceTimeline
+{
+    private static readonly DateTime Epoch = new(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+
+    public static DataSourceInfo For(AnalysisResult result)
+    {
+        var info = result.Tables.FirstOrDefault(t => t.Spec.Id == TableIds.TraceInfo);
+        if (info is null || info.Rows.Count == 0) return new DataSourceInfo(0, 0, Epoch);
+
+        long first = Math.Max(0, info.Cell(0, "Start") as long? ?? 0);
+        long last = Math.Max(first, info.Cell(0, "End") as long? ?? first);
+        var startUtc = info.Cell(0, "Trace Start (UTC)") is string text
+            && DateTime.TryParseExact(text, TraceInfoFormat, CultureInfo.InvariantCulture,
+                DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var parsed)
+            ? parsed
+            : Epoch;
+        return new DataSourceInfo(first, last, startUtc.AddTicks(first / 100));
+    }
+
+    /// <summary>How <see cref="TraceInfoAnalysis"/> writes the trace start.</summary>
+    private const string TraceInfoFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'";
+}

@@ -1,0 +1,12 @@
+using System;
+
+namespace Microsoft.Performance.SDK.Processing
+{
+    /// <summary>The host application, as seen by a processing source and its processors.</summary>
+    public interface IApplicationEnvironment
+    {
+        ITableConfigurationsSerializer Serializer { get; }
+
+        void DisplayMessage(MessageType messageType, IFormatProvider formatProvider, string format, params object[] args);
+    }
+}

@@ -1,0 +1,9 @@
+using System;
+
+namespace Microsoft.Performance.SDK.Processing
+{
+    public interface IDataSource
+    {
+        Uri Uri { get; }
+    }
+}

@@ -1,0 +1,9 @@
+using System;
+
+namespace Microsoft.Performance.SDK.Processing
+{
+    public interface IProcessorEnvironment
+    {
+        ILogger CreateLogger(Type processorType);
+    }
+}

@@ -1,0 +1,7 @@
+namespace Microsoft.Performance.SDK.Processing
+{
+    public interface ITableBuilderWithRowCount
+    {
+        ITableBuilderWithRowCount AddColumn(IDataColumn column);
+    }
+}

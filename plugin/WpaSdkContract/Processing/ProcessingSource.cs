@@ -1,0 +1,129 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+
+namespace Microsoft.Performance.SDK.Processing
+{
+    /// <summary>
+    /// Base of a processing source. As in the SDK, the tables are discovered when the host hands over its
+    /// application environment, through <see cref="CreateTableProvider"/>.
+    /// </summary>
+    public abstract class ProcessingSource
+    {
+        private readonly List<TableDescriptor> allTables = new List<TableDescriptor>();
+
+        protected ProcessingSource()
+        {
+        }
+
+        public IEnumerable<TableDescriptor> DataTables => this.allTables.Where(table => !table.IsMetadataTable).ToList();
+
+        public IEnumerable<TableDescriptor> MetadataTables => this.allTables.Where(table => table.IsMetadataTable).ToList();
+
+        protected IEnumerable<TableDescriptor> AllTables => this.allTables.ToList();
+
+        protected IApplicationEnvironment ApplicationEnvironment { get; private set; }
+
+        protected ILogger Logger { get; private set; }
+
+        public void SetApplicationEnvironment(IApplicationEnvironment applicationEnvironment)
+        {
+            this.ApplicationEnvironment = applicationEnvironment ?? throw new ArgumentNullException(nameof(applicationEnvironment));
+            this.SetApplicationEnvironmentCore(applicationEnvironment);
+
+            var provider = this.CreateTableProvider()
+                ?? throw new InvalidOperationException($"{this.GetType().Name} returned a null table provider.");
+            var seen = new HashSet<TableDescriptor>();
+            this.allTables.Clear();
+            foreach (var table in provider.Discover(applicationEnvironment.Serializer))
+            {
+                if (!seen.Add(table))
+                {
+                    throw new InvalidOperationException($"The table descriptor `{table}` appeared more than once in `{this.GetType()}`.");
+                }
+
+                this.allTables.Add(table);
+            }
+        }
+
+        public void SetLogger(ILogger logger)
+        {
+            this.Logger = logger;
+            this.SetLoggerCore(logger);
+        }
+
+        public bool IsDataSourceSupported(IDataSource dataSource)
+        {
+            if (dataSource == null)
+            {
+                return false;
+            }
+
+            try
+            {
+                return this.IsDataSourceSupportedCore(dataSource);
+            }
+            catch (Exception)
+            {
+                // The SDK treats a throwing check as "not supported"; so does the contract.
+                return false;
+            }
+        }
+
+        public ICustomDataProcessor CreateProcessor(IDataSource dataSource, IProcessorEnvironment processorEnvironment, ProcessorOptions options)
+        {
+            if (dataSource == null)
+            {
+                throw new ArgumentNullException(nameof(dataSource));
+            }
+
+            return this.CreateProcessor(new[] { dataSource }, processorEnvironment, options);
+        }
+
+        public ICustomDataProcessor CreateProcessor(IEnumerable<IDataSource> dataSources, IProcessorEnvironment processorEnvironment, ProcessorOptions options)
+        {
+            if (dataSources == null || dataSources.Any(source => source == null))
+            {
+                throw new ArgumentNullException(nameof(dataSources));
+            }
+
+            if (processorEnvironment == null)
+            {
+                throw new ArgumentNullException(nameof(processorEnvironment));
+            }
+
+            if (options == null)
+            {
+                throw new ArgumentNullException(nameof(options));
+            }
+
+            return this.CreateProcessorCore(dataSources, processorEnvironment, options)
+                ?? throw new InvalidOperationException("CreateProcessorCore is not allowed to return null.");
+        }
+
+        public virtual void DisposeProcessor(ICustomDataProcessor processor)
+        {
+        }
+
+        protected abstract ICustomDataProcessor CreateProcessorCore(IEnumerable<IDataSource> dataSources, IProcessorEnvironment processorEnvironment, ProcessorOptions options);
+
+        protected abstract bool IsDataSourceSupportedCore(IDataSource dataSource);
+
+        protected virtual void SetApplicationEnvironmentCore(IApplicationEnvironment applicationEnvironment)
+        {
+        }
+
+        protected virtual void SetLoggerCore(ILogger logger)
+        {
+        }
+
+        /// <summary>
+        /// The SDK's default scans the plugin assembly for [Table] classes. The contract does not reproduce that
+        /// scan: a plugin built against it must supply its tables by overriding this method.
+        /// </summary>
+        protected virtual IProcessingSourceTableProvider CreateTableProvider()
+        {
+            throw new NotSupportedException("The SDK contract discovers tables only through an overridden CreateTableProvider.");
+        }
+    }
+}

@@ -1,0 +1,90 @@
+using HiddenCost.Etl.Decoding.Clr;
+using HiddenCost.Etl.Decoding.Rpc;
+using HiddenCost.Etl.Decoding.Wmi;
+using HiddenCost.Etl.Tests.Support;
+
+namespace HiddenCost.Etl.Tests.Decoding;
+
+[TestClass]
+public sealed class ClrRpcWmiDecoderTests
+{
+    [TestMethod]
+    public void Clr_method_rundown_decodes_every_MethodDCEndVerbose_of_the_x64_sample()
+    {
+        var x64 = SampleScan.Of("perfview/net.4.5.2.x64.etl.zip");
+        Assert.AreEqual(16_702, x64.Count("ClrMethod/DCEnd"));
+        Assert.AreEqual(290, x64.Count("ClrMethod/Load"));
+        Assert.AreEqual(288, x64.Count("ClrMethod/Unload"));
+    }
+
+    [TestMethod]
+    public void MethodLoadVerbose_names_Test_Program_Main_with_its_code_range()
+    {
+        var main = SampleScan.Of("perfview/net.4.5.2.x64.etl.zip").MainMethods.First(m => m.Kind == ClrMethodEventKind.Load);
+        Assert.AreEqual(0x7F95EB14F50UL, main.MethodStartAddress);
+        Assert.AreEqual(358U, main.MethodSize);
+        Assert.AreEqual("Test.Program", main.MethodNamespace);
+        Assert.AreEqual("Main", main.MethodName);
+        Assert.AreEqual("void  (class System.String[])", main.MethodSignature);
+        Assert.AreEqual("Test.Program.Main", main.FullName);
+        Assert.IsTrue(main.IsJitted);
+    }
+
+    [TestMethod]
+    public void Clr_module_rundown_v2_reads_paths_and_managed_pdb_identity()
+    {
+        var perfView = SampleScan.Of("perfview/net.4.5.2.x64.etl.zip").Modules.First(m => m.ModuleILPath.EndsWith("PerfView.exe", StringComparison.Ordinal));
+        Assert.IsTrue(perfView.IsRundown);
+        Assert.AreEqual(new Guid("b83167d1-3d5b-480d-914d-4605dfbb6add"), perfView.ManagedPdbSignature);
+        Assert.AreEqual(1U, perfView.ManagedPdbAge);
+        Assert.AreEqual(@"E:\A\_work\622\s\src\PerfView\obj\Release\net45\PerfView.pdb", perfView.ManagedPdbBuildPath);
+    }
+
+    [TestMethod]
+    public void ContentionStart_decodes_v1_and_v2_with_record_sized_pointers_synthetic()
+    {
+        var v1 = SyntheticEvent.Manifest(ClrProviders.Runtime, 81, 1, new PayloadBuilder().U8(0).U16(9).ToArray());
+        Assert.IsTrue(ClrContentionStart.TryDecode(v1, out var s1));
+        Assert.AreEqual(new ClrContentionStart(1, 0, 9, 0, 0, 0), s1);
+        var v2x86 = SyntheticEvent.Manifest(ClrProviders.Runtime, 81, 2,
+            new PayloadBuilder(4).U8(1).U16(9).Ptr(0x1000).Ptr(0x2000).U64(77).ToArray(), is64: false);
+        Assert.IsTrue(ClrContentionStart.TryDecode(v2x86, out var s2));
+        Assert.AreEqual(new ClrContentionStart(2, 1, 9, 0x1000, 0x2000, 77), s2);
+        Assert.IsTrue(s2.IsNative);
+        Assert.IsFalse(ClrContentionStart.TryDecode(SyntheticEvent.Manifest(ClrProviders.Rundown, 81, 1, new byte[3]), out _));
+    }
+
+    [TestMethod]
+    public void ContentionStop_has_a_duration_only_from_v1_synthetic()
+    {
+        Assert.IsTrue(ClrContentionStop.TryDecode(SyntheticEvent.Manifest(ClrProviders.Runtime, 91, 0, new PayloadBuilder().U8(0).U16(9).ToArray()), out var v0));
+        Assert.IsNull(v0.DurationNs);
+        Assert.IsTrue(ClrContentionStop.TryDecode(SyntheticEvent.Manifest(ClrProviders.Runtime, 91, 1, new PayloadBuilder().U8(0).U16(9).F64(1500.5).ToArray()), out var v1));
+        Assert.AreEqual(1500.5, v1.DurationNs);
+    }
+
+    [TestMethod]
+    public void Rpc_call_start_and_stop_decode_the_manifest_template_synthetic()
+    {
+        var even6 = new Guid("F6BEAFF7-1E19-4FBB-9F8F-B89E2018337C");
+        var payload = new PayloadBuilder().Guid(even6).U32(9).U32(3).Utf16z("").Utf16z("eventlog").Utf16z("").U32(6).U32(10).U32(3).ToArray();
+        Assert.IsTrue(RpcCallStart.TryDecode(SyntheticEvent.Manifest(RpcProvider.Id, RpcProvider.ServerCallStart, 1, payload), out var start));
+        Assert.AreEqual(new RpcCallStart(true, even6, 9, 3, "", "eventlog", "", 6, 10, 3), start);
+        Assert.IsTrue(RpcCallStop.TryDecode(SyntheticEvent.Manifest(RpcProvider.Id, RpcProvider.ClientCallStop, 1, new PayloadBuilder().U32(5).ToArray()), out var stop));
+        Assert.AreEqual(new RpcCallStop(false, 5), stop);
+    }
+
+    [TestMethod]
+    public void Wmi_operation_start_decodes_the_query_and_client_synthetic()
+    {
+        var payload = new PayloadBuilder().Utf16z("{ABC}").U32(1).U32(42)
+            .Utf16z(@"Start IWbemServices::ExecQuery - root\cimv2 : select * from Win32_Process")
+            .Utf16z("HOST").Utf16z("host.contoso.com").Utf16z(@"CONTOSO\alice").U32(4711).I64(132_000_000_000_000_000)
+            .Utf16z(@"\\.\root\cimv2").U32(1).ToArray();
+        Assert.IsTrue(WmiOperationStart.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 11, 0, payload), out var w));
+        Assert.AreEqual(new WmiOperationStart("{ABC}", 1, 42, @"Start IWbemServices::ExecQuery - root\cimv2 : select * from Win32_Process",
+            "HOST", "host.contoso.com", @"CONTOSO\alice", 4711, 132_000_000_000_000_000, @"\\.\root\cimv2", true), w);
+        Assert.IsTrue(WmiOperationEnd.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 13, 0, new PayloadBuilder().U32(42).U32(0x80041010).ToArray()), out var end));
+        Assert.AreEqual(new WmiOperationEnd(42, 0x80041010), end);
+    }
+}

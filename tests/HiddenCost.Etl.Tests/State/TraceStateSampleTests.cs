@@ -1,0 +1,54 @@
+using HiddenCost.Etl.State;
+using HiddenCost.Etl.Tests.Support;
+
+namespace HiddenCost.Etl.Tests.State;
+
+[TestClass]
+public sealed class TraceStateSampleTests
+{
+    [TestMethod]
+    public void The_x64_sample_knows_its_processes_with_names_and_command_lines()
+    {
+        var state = SampleScan.Of("perfview/net.4.5.2.x64.etl.zip").State;
+        Assert.AreEqual(35, state.Processes.Count);
+        var test = state.Processes.Single(p => p.ImageName == "Test.x64.exe");
+        Assert.AreEqual(3676, test.ProcessId);
+        Assert.AreEqual("Test.x64.exe", test.CommandLine);
+        Assert.AreEqual(3508, test.ParentId);
+        Assert.AreEqual("cmd.exe", state.GetProcess(3508, test.StartTimeNs)!.ImageName);
+        Assert.AreEqual(0, test.ExitStatus);
+        Assert.IsTrue(test.StartTimeNs > 0 && test.EndTimeNs > test.StartTimeNs);
+        Assert.IsNull(state.GetProcess(3676, test.StartTimeNs - 1) is { } before && before.IsAlive(test.StartTimeNs - 1) ? before : null);
+        var perfView = state.Processes.Single(p => p.ImageName == "PerfView.exe");
+        Assert.AreEqual(@"""C:\Users\brianrob\AppData\Roaming\PerfView\VER.2020-07-02.23.01.22.000\PerfView.exe"" ", perfView.CommandLine);
+        Assert.IsTrue(perfView.StartedBeforeTrace);
+    }
+
+    [TestMethod]
+    public void The_x64_sample_has_kernel_modules_in_process_0_and_jit_ranges_per_process()
+    {
+        var state = SampleScan.Of("perfview/net.4.5.2.x64.etl.zip").State;
+        Assert.AreEqual(1_798, state.Images.Count);
+        Assert.AreEqual(141, state.ImagesOf(0).Count);
+        Assert.IsTrue(state.ImagesOf(0).All(i => i.IsKernel && i.ImageBase >= 0xFFFF_8000_0000_0000));
+        Assert.AreEqual(16_990, state.MethodCount);
+        var main = state.MethodsOf(3676).Single(m => m.FullName == "Test.Program.Main");
+        Assert.AreEqual(0x7F95EB14F50UL, main.Start);
+        Assert.AreEqual(358U, main.Size);
+        Assert.AreEqual("Test.Program.Main", state.ResolveFrame(3676, main.Start + 100, main.LoadTimeNs + 1).Name);
+    }
+
+    [TestMethod]
+    public void The_Windows_11_trace_knows_processes_threads_and_images_from_rundown_alone()
+    {
+        var state = SampleScan.Of("etwanalyzer/TraceLoggingTester.etl.zip").State;
+        Assert.AreEqual(23_385, state.Images.Count);
+        Assert.AreEqual(23_183, state.Images.Count(i => i.Pdb is not null));
+        var tester = state.GetProcess(10288, 539_552_600)!;
+        Assert.IsNotNull(tester);
+        Assert.IsTrue(state.ImagesOf(10288).Count > 0);
+        var wprStart = state.Processes.First(p => p.ProcessId == 3296);
+        Assert.AreEqual(@"""wpr"" -start C:\tmp\TraceLoggingTester\TraceLoggingProfile.wprp", wprStart.CommandLine);
+        Assert.AreEqual(521_691_200L, wprStart.EndTimeNs);
+    }
+}

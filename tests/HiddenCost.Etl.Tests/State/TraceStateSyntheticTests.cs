@@ -1,0 +1,147 @@
+using HiddenCost.Etl.Decoding.Clr;
+using HiddenCost.Etl.Decoding.Kernel;
+using HiddenCost.Etl.Decoding.KernelTraceControl;
+using HiddenCost.Etl.Records;
+using HiddenCost.Etl.State;
+using HiddenCost.Etl.Tests.Support;
+
+namespace HiddenCost.Etl.Tests.State;
+
+/// <summary>Lifetime rules of the state on synthetic events built from the documented layouts.</summary>
+[TestClass]
+public sealed class TraceStateSyntheticTests
+{
+    private static byte[] Process(int pid, string image, string commandLine, int exit = 259) =>
+        new PayloadBuilder().Ptr(0xFFFF_8000_0000_0000 + (ulong)pid).I32(pid).I32(4).I32(1).I32(exit).Ptr(0).U32(0).U32(0)
+            .Ansiz(image).Utf16z(commandLine).Utf16z("").Utf16z("").ToArray();
+
+    private static byte[] Image(int pid, ulong imageBase, ulong size, string path) =>
+        new PayloadBuilder().Ptr(imageBase).Ptr(size).I32(pid).U32(0).U32(0).U8(0).U8(0).U16(0).Ptr(imageBase).U32(0).U32(0).U32(0).U32(0)
+            .Utf16z(path).ToArray();
+
+    private static byte[] Thread(int pid, int tid) => new PayloadBuilder().I32(pid).I32(tid).Bytes(new byte[7 * 8 + 8]).ToArray();
+
+    private static EtwEvent K(byte group, byte opcode, byte version, byte[] payload, long t) =>
+        SyntheticEvent.Kernel(group, opcode, version, payload, kind: RecordHeaderKind.System, timestamp: t);
+
+    [TestMethod]
+    public void A_reused_process_id_gives_two_processes_told_apart_by_time_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "a.exe", "a.exe -x"), 10));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.End, 4, Process(100, "a.exe", "a.exe -x", exit: 3), 20));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "b.exe", "b.exe"), 30));
+        Assert.AreEqual(2, s.Processes.Count);
+        Assert.AreEqual("a.exe", s.GetProcess(100, 15)!.ImageName);
+        Assert.AreEqual(3, s.GetProcess(100, 15)!.ExitStatus);
+        Assert.AreEqual("b.exe", s.GetProcess(100, 35)!.ImageName);
+        Assert.AreEqual("a.exe", s.GetProcess(100, 25)!.ImageName, "between the two, the latest earlier instance");
+        Assert.AreEqual(30L, s.GetProcess(100, 35)!.StartTimeNs);
+    }
+
+    [TestMethod]
+    public void A_start_without_an_end_closes_the_previous_instance_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCStart, 4, Process(100, "a.exe", ""), 5));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "b.exe", ""), 50));
+        Assert.IsTrue(s.Processes[0].StartedBeforeTrace);
+        Assert.AreEqual(50L, s.Processes[0].EndTimeNs);
+        Assert.AreEqual("a.exe", s.GetProcess(100, 1)!.ImageName);
+    }
+
+    [TestMethod]
+    public void Rundown_duplicates_do_not_create_new_instances_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCStart, 4, Process(7, "x.exe", ""), 1));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCEnd, 4, Process(7, "x.exe", ""), 99));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.DCStart, 3, Thread(7, 70), 1));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.DCEnd, 3, Thread(7, 70), 99));
+        Assert.AreEqual(1, s.Processes.Count);
+        Assert.AreEqual(1, s.Threads.Count);
+    }
+
+    [TestMethod]
+    public void Threads_have_lifetimes_and_names_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.Start, 3, Thread(7, 70), 10));
+        s.Observe(SyntheticEvent.Kernel(KernelGroups.Thread, ThreadSetName.Opcode, 2, new PayloadBuilder().I32(7).I32(70).Utf16z("worker").ToArray(), timestamp: 12));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.End, 3, Thread(7, 70), 20));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.Start, 3, Thread(8, 70), 30));
+        Assert.AreEqual("worker", s.GetThread(70, 15)!.Name);
+        Assert.AreEqual(7, s.GetThread(70, 15)!.ProcessId);
+        Assert.AreEqual(8, s.GetThread(70, 31)!.ProcessId);
+        Assert.AreEqual("", s.GetThread(70, 31)!.Name);
+    }
+
+    [TestMethod]
+    public void Address_lookup_follows_image_load_and_unload_over_time_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(9, 0x10000, 0x1000, @"\Device\HarddiskVolume1\a.dll"), 10));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Unload, 3, Image(9, 0x10000, 0x1000, @"\Device\HarddiskVolume1\a.dll"), 20));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(9, 0x10000, 0x2000, @"\Device\HarddiskVolume1\b.dll"), 30));
+        s.Observe(K(KernelGroups.Image, ImageEvent.DCStart, 3, Image(0, 0xFFFFF800_00000000, 0x100000, @"\SystemRoot\system32\ntoskrnl.exe"), 1));
+        Assert.AreEqual("a.dll+0x10", s.ResolveFrame(9, 0x10010, 15).Name);
+        Assert.AreEqual("b.dll+0x1800", s.ResolveFrame(9, 0x11800, 35).Name);
+        Assert.AreEqual("b.dll+0x10", s.ResolveFrame(9, 0x10010, 35).Name);
+        Assert.AreEqual("0x20000", s.ResolveFrame(9, 0x20000, 35).Name);
+        Assert.AreEqual("ntoskrnl.exe+0x1234", s.ResolveFrame(9, 0xFFFFF800_00001234, 35).Name, "kernel modules are shared by all processes");
+        Assert.IsTrue(s.FindImage(9, 0xFFFFF800_00001234, 35)!.IsKernel);
+    }
+
+    [TestMethod]
+    public void Jit_methods_resolve_by_range_in_their_process_synthetic()
+    {
+        var s = new TraceState();
+        var payload = new PayloadBuilder().U64(1).U64(2).U64(0x5000).U32(0x40).U32(0x06000001).U32(8)
+            .Utf16z("Contoso.Widgets.Spinner").Utf16z("Spin").Utf16z("void ()").U16(9).ToArray();
+        s.Observe(SyntheticEvent.Manifest(ClrProviders.Runtime, ClrProviders.MethodLoadVerboseId, 1, payload, processId: 42, timestamp: 10));
+        Assert.AreEqual("Contoso.Widgets.Spinner.Spin", s.ResolveFrame(42, 0x5010, 20).Name);
+        Assert.IsTrue(s.ResolveFrame(42, 0x5010, 20).IsManaged);
+        Assert.AreEqual("0x5040", s.ResolveFrame(42, 0x5040, 20).Name, "one past the end is outside");
+        Assert.AreEqual("0x5010", s.ResolveFrame(43, 0x5010, 20).Name, "other process");
+        s.Observe(SyntheticEvent.Manifest(ClrProviders.Runtime, ClrProviders.MethodUnloadVerboseId, 1, payload, processId: 42, timestamp: 30));
+        Assert.AreEqual(30L, s.MethodsOf(42).Single().UnloadTimeNs);
+    }
+
+    [TestMethod]
+    public void Pdb_identity_attaches_even_when_it_precedes_the_image_synthetic()
+    {
+        var s = new TraceState();
+        var rsds = new PayloadBuilder().Ptr(0x10000).I32(9).Guid(new Guid("11111111-2222-3333-4444-555555555555")).U32(3).Ansiz("a.pdb").ToArray();
+        s.Observe(SyntheticEvent.Classic(KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.DbgIdRsds, 2, rsds));
+        s.Observe(K(KernelGroups.Image, ImageEvent.DCStart, 3, Image(9, 0x10000, 0x1000, "a.dll"), 1));
+        Assert.AreEqual(new PdbIdentity("a.pdb", new Guid("11111111-2222-3333-4444-555555555555"), 3), s.Images.Single().Pdb);
+    }
+
+    [TestMethod]
+    public void File_keys_get_names_until_FileDelete_synthetic()
+    {
+        var names = new FileNames();
+        Assert.IsTrue(names.Observe(SyntheticEvent.Kernel(KernelGroups.FileIo, FileIoTypes.FileRundown, 2, new PayloadBuilder().Ptr(0xF1).Utf16z(@"\Device\X\dir").ToArray())));
+        Assert.AreEqual(@"\Device\X\dir", names.NameOf(0xF1));
+        names.Observe(SyntheticEvent.Kernel(KernelGroups.FileIo, FileIoTypes.FileDelete, 2, new PayloadBuilder().Ptr(0xF1).Utf16z(@"\Device\X\dir").ToArray()));
+        Assert.AreEqual("FileKey 0xF1", names.NameOf(0xF1));
+    }
+
+    [TestMethod]
+    public void Registry_operations_get_full_key_names_from_KCB_events_synthetic()
+    {
+        static EtwEvent Reg(byte op, ulong kcb, string name) => SyntheticEvent.Kernel(KernelGroups.Registry, op, 2,
+            new PayloadBuilder().I64(0).U32(0).U32(0).Ptr(kcb).Utf16z(name).ToArray(), kind: RecordHeaderKind.System);
+        var keys = new RegistryKeyNames();
+        keys.Observe(Reg(RegistryEvent.KcbRundownBegin, 0xA0, @"\REGISTRY\MACHINE\SOFTWARE\Contoso"));
+        Assert.IsTrue(RegistryEvent.TryDecode(Reg(RegistryEvent.Open, 0xA0, "Settings"), out var open));
+        Assert.AreEqual(@"\REGISTRY\MACHINE\SOFTWARE\Contoso\Settings", keys.FullKeyName(open));
+        Assert.IsTrue(RegistryEvent.TryDecode(Reg(RegistryEvent.QueryValue, 0xA0, "Mode"), out var query));
+        Assert.AreEqual(@"\REGISTRY\MACHINE\SOFTWARE\Contoso", keys.FullKeyName(query));
+        Assert.IsTrue(RegistryEvent.TryDecode(Reg(RegistryEvent.Open, 0, @"\REGISTRY\USER\S-1-5-18"), out var absolute));
+        Assert.AreEqual(@"\REGISTRY\USER\S-1-5-18", keys.FullKeyName(absolute));
+        Assert.AreEqual(@"HKLM\SOFTWARE\Contoso", RegistryKeyNames.ToHiveName(keys.FullKeyName(query)));
+        keys.Observe(Reg(RegistryEvent.KcbDelete, 0xA0, @"\REGISTRY\MACHINE\SOFTWARE\Contoso"));
+        Assert.AreEqual(@"KCB 0xA0\Settings", keys.FullKeyName(open));
+    }
+}

@@ -1,0 +1,74 @@
+using System.Collections.Concurrent;
+using System.Reflection;
+using Microsoft.Performance.SDK.Processing;
+using DataSourceAttribute = Microsoft.Performance.SDK.Processing.DataSourceAttribute;
+
+namespace HiddenCost.Wpa.Tests.Host;
+
+/// <summary>
+/// One trace opened the way WPA opens it: the discovered processing source is created, given the host, asked
+/// whether it takes the file, made to create a processor; every table it lists is enabled, the trace is
+/// processed, and every table is built through a <see cref="RecordingTableBuilder"/> and every cell projected.
+/// </summary>
+public sealed class HostedTrace
+{
+    private HostedTrace(TestHost host, ProcessingSource source, IReadOnlyDictionary<string, RecordingTableBuilder> tables,
+        IReadOnlyList<int> progress, DataSourceInfo timeline)
+    {
+        Host = host;
+        Source = source;
+        Tables = tables;
+        Progress = progress;
+        Timeline = timeline;
+    }
+
+    public TestHost Host { get; }
+    public ProcessingSource Source { get; }
+    public IReadOnlyDictionary<string, RecordingTableBuilder> Tables { get; }
+    public IReadOnlyList<int> Progress { get; }
+    public DataSourceInfo Timeline { get; }
+
+    public RecordingTableBuilder this[string table] => Tables[table];
+
+    /// <summary>The single processing source found in the test's output folder, which holds the built plugin.</summary>
+    public static Type DiscoveredSource() => PluginDiscovery.ProcessingSources(AppContext.BaseDirectory).Single();
+
+    public static ProcessingSource CreateSource(TestHost host)
+    {
+        var source = (ProcessingSource)Activator.CreateInstance(DiscoveredSource())!;
+        source.SetApplicationEnvironment(host);
+        source.SetLogger(host);
+        return source;
+    }
+
+    public static HostedTrace Open(string path)
+    {
+        var host = new TestHost();
+        var source = CreateSource(host);
+        var file = new FileDataSource(path);
+        if (!source.GetType().GetCustomAttributes<DataSourceAttribute>().Any(a => a.Accepts(file)) || !source.IsDataSourceSupported(file))
+            throw new AssertFailedException($"the processing source does not take {path}");
+
+        var processor = source.CreateProcessor(file, host, ProcessorOptions.Default);
+        foreach (var table in source.DataTables) processor.EnableTable(table);
+        var progress = new RecordingProgress();
+        processor.ProcessAsync(progress, CancellationToken.None).GetAwaiter().GetResult();
+
+        var tables = new Dictionary<string, RecordingTableBuilder>();
+        foreach (var table in source.DataTables)
+        {
+            var builder = new RecordingTableBuilder();
+            processor.BuildTable(table, builder);
+            builder.ProjectEveryCell();
+            tables.Add(table.Name, builder);
+        }
+        return new HostedTrace(host, source, tables, progress.Values, processor.GetDataSourceInfo());
+    }
+
+    private sealed class RecordingProgress : IProgress<int>
+    {
+        private readonly ConcurrentQueue<int> _values = new();
+        public IReadOnlyList<int> Values => _values.ToArray();
+        public void Report(int value) => _values.Enqueue(value);
+    }
+}
