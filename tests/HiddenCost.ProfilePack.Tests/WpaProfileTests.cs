@@ -69,7 +69,7 @@ public sealed class WpaProfileTests
                 Assert.IsTrue(ours.ById(id) is not null || wpa.ById(id) is not null, $"{Path.GetFileName(file)}: {id}");
                 graphs++;
             }
-        Assert.AreEqual(24, graphs);
+        Assert.AreEqual(25, graphs);
         Assert.IsTrue(wpa.Entries.All(e => e.Source.Length > 0), "every WPA table GUID names its public source");
     }
 
@@ -85,7 +85,7 @@ public sealed class WpaProfileTests
         CollectionAssert.AreEqual(new[]
         {
             TableIds.SyscallHookOverhead, TableIds.SpinWaitCostPerLock, TableIds.DirectoryNotifyBuffers, TableIds.EventLogRenderCost,
-            TableIds.TraceInfo, TableIds.EventCounts, Wpa("CPU Usage (Sampled)"), Wpa("CPU Usage (Precise)"),
+            TableIds.TraceInfo, TableIds.TraceReadiness, TableIds.EventCounts, Wpa("CPU Usage (Sampled)"), Wpa("CPU Usage (Precise)"),
         }, GraphIds("HiddenCost.wpaProfile"));
     }
 

@@ -30,7 +30,7 @@ public static class PresetDefinitions
                     Ours("Syscall Hook Overhead", "#FFC00000"), Ours("Spin-Wait Cost per Lock", "#FFE07000"),
                     Ours("Directory Notify Buffers", "#FF0070C0"), Ours("Event Log Render Cost", "#FF7030A0"),
                 ]),
-                new("HiddenCost: Trace", [Ours("Trace Info", "#FF404040"), Ours("Event Counts", "#FF606060")]),
+                new("HiddenCost: Trace", [Ours("Trace Info", "#FF404040"), Ours("Trace Readiness", "#FF505050"), Ours("Event Counts", "#FF606060")]),
                 new("CPU by Stack Tag", [sampled, precise]),
             ]),
             new("SysCall.wpaProfile", "Syscall Hook Overhead: culprit driver, victims and cost, with sampled CPU by stack tag and context switches. (WPA's Syscalls table is not included: its GUID is not public; see wpa-builtin-tables.txt.)",

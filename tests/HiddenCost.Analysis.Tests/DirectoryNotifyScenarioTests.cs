@@ -1,0 +1,107 @@
+using HiddenCost.Analysis;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Synthetic.Model;
+using HiddenCost.Synthetic.Scenarios;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>
+/// Directory Notify tables end to end on synthetic notify-buffer-storm traces (written by the project's
+/// synthetic writer with documented layouts) against the scenario's ground truth.
+/// </summary>
+[TestClass]
+public sealed class DirectoryNotifyScenarioTests
+{
+    private static (AnalysisResult Result, NotifyBufferStormTruth Truth) Run(NotifyBufferStormOptions options, TraceBuilderSettings settings)
+    {
+        var scenario = NotifyBufferStorm.Generate(options, settings);
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-notify-{Guid.NewGuid():N}.etl");
+        scenario.Save(path);
+        try
+        {
+            return (TraceAnalyzer.Analyze(path), scenario.Truth);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    public static IEnumerable<object[]> Variants() =>
+    [
+        ["default, 64-bit, compressed", new NotifyBufferStormOptions(), new TraceBuilderSettings { Compress = true }],
+        ["fewer batches, 1 MiB buffer, 32-bit", new NotifyBufferStormOptions { Batches = 150, LargeBufferBytes = 1024 * 1024, BurstBatches = [40] }, new TraceBuilderSettings { PointerSize = 4 }],
+    ];
+
+    [TestMethod]
+    [DynamicData(nameof(Variants))]
+    public void Buffers_table_matches_the_scenario_ground_truth(string variant, NotifyBufferStormOptions options, TraceBuilderSettings settings)
+    {
+        var (result, truth) = Run(options, settings);
+        Assert.IsNull(result.Error, variant);
+        var t = result["Directory Notify Buffers"];
+        Assert.AreEqual(truth.Watchers.Count, t.Rows.Count, variant);
+        foreach (var w in truth.Watchers)
+        {
+            int row = RowOf(t, w.Pid);
+            Assert.AreEqual(w.Process, t.Cell(row, "Process"), variant);
+            Assert.AreEqual(w.Directory, t.Cell(row, "Directory"), variant);
+            Assert.AreEqual((long)w.BufferBytes, t.Cell(row, "Buffer (bytes)"), variant);
+            Assert.AreEqual((long)w.Arms, t.Cell(row, "Arms"), variant);
+            Assert.AreEqual((long)w.Completions, t.Cell(row, "Completions"), variant);
+            Assert.AreEqual((long)w.Overflows, t.Cell(row, "Overflows"), variant);
+            Assert.AreEqual(w.BytesReturned, t.Cell(row, "Bytes Returned"), variant);
+            Assert.AreEqual(w.MeanBytesPerCompletion, (double)t.Cell(row, "Mean Bytes per Completion")!, 1e-9, variant);
+            Assert.AreEqual(w.UtilisationPercent, (double)t.Cell(row, "Utilisation (%)")!, 1e-9, variant);
+            Assert.AreEqual(w.BytesZeroed, t.Cell(row, "Bytes Zeroed"), variant);
+            CollectionAssert.AreEquivalent(w.VictimProcesses.ToArray(),
+                ((string)t.Cell(row, "Victim Processes")!).Split(", ").Select(v => v[..v.IndexOf(" (", StringComparison.Ordinal)]).ToArray(), variant);
+            Assert.AreEqual(w.RecommendationExpected, t.Cell(row, "Recommended Buffer (bytes)") is not null, variant);
+            Assert.AreEqual(w.FirstArmNs, t.Cell(row, "First Arm"), variant);
+            Assert.AreEqual(w.LastCompletionNs, t.Cell(row, "Last Completion"), variant);
+        }
+    }
+
+    [TestMethod]
+    [DynamicData(nameof(Variants))]
+    public void Victims_table_matches_the_scenario_ground_truth_and_readers_are_absent(string variant, NotifyBufferStormOptions options, TraceBuilderSettings settings)
+    {
+        var (result, truth) = Run(options, settings);
+        var t = result["Directory Notify Victims"];
+        Assert.AreEqual(truth.Victims.Count, t.Rows.Count, variant);
+        foreach (var v in truth.Victims)
+        {
+            int row = RowOf(t, v.Pid);
+            Assert.AreEqual(v.Process, t.Cell(row, "Process"), variant);
+            Assert.AreEqual(v.Directory, t.Cell(row, "Directory"), variant);
+            Assert.AreEqual((long)v.FileOperations, t.Cell(row, "File Operations"), variant);
+            Assert.AreEqual((long)v.Creates, t.Cell(row, "Creates"), variant);
+            Assert.AreEqual((long)v.Deletes, t.Cell(row, "Deletes"), variant);
+            Assert.AreEqual((long)v.Renames, t.Cell(row, "Renames"), variant);
+            Assert.AreEqual((long)v.DemandZeroFaults, t.Cell(row, "Demand-Zero Faults"), variant);
+            Assert.AreEqual((long)v.Watchers, t.Cell(row, "Watchers"), variant);
+            Assert.IsNull(t.Cell(row, "Notify CPU (ms)"), variant);
+        }
+        Assert.IsFalse(t.Rows.Any(r => (long)r[t.Spec.IndexOf("PID")]! == truth.ReadOnlyPid), $"{variant}: {truth.ReadOnlyProcess} only reads");
+    }
+
+    [TestMethod]
+    public void Committed_sample_trace_shows_the_2_MiB_watcher_with_a_recommendation_and_the_16_KiB_one_without()
+    {
+        var sample = Path.Combine(TestSupport.SharedFolder.RepositoryRoot, "samples", "notify-buffer-storm.etl");
+        var t = TraceAnalyzer.Analyze(sample)["Directory Notify Buffers"];
+        var big = t.Rows.Single(r => (long)r[t.Spec.IndexOf("Buffer (bytes)")]! == 2 * 1024 * 1024);
+        var small = t.Rows.Single(r => (long)r[t.Spec.IndexOf("Buffer (bytes)")]! == 16 * 1024);
+        Assert.AreEqual(65_536L, big[t.Spec.IndexOf("Recommended Buffer (bytes)")]);
+        Assert.IsNull(small[t.Spec.IndexOf("Recommended Buffer (bytes)")]);
+        Assert.AreEqual(838_860_800L, big[t.Spec.IndexOf("Bytes Zeroed")]);
+    }
+
+    private static int RowOf(Table t, int pid)
+    {
+        for (int i = 0; i < t.Rows.Count; i++)
+            if ((long)t.Cell(i, "PID")! == pid) return i;
+        Assert.Fail($"no row for PID {pid} in {t.Spec.Name}");
+        return -1;
+    }
+}
