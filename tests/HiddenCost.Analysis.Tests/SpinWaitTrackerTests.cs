@@ -200,6 +200,24 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Spin_run_before_a_gap_in_sampling_is_wasted_but_does_not_name_the_contentions_call_site()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 2, Spin(Reserve));
+        t.ContentionStart(12 * Ms, Shop, 101, lockId: 1);            // right after the run: its site is the lock's
+        t.ContentionStop(13 * Ms, Shop, 101, 1e6);
+        Samples(t, 101, 14, 3, Spin("Shop.Audit.Append"));            // the last samples before sampling stops
+        t.ContentionStart(60 * Ms, Shop, 101, lockId: 1);            // 44 ms later, nothing sampled in between
+        t.ContentionStop(61 * Ms, Shop, 101, 1e6);
+        t.Sample(62 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(5.0, Cell(locks, 0, "Wasted Spin CPU (ms)"), "the run still ended in the contention, as issue 10 defines wasted spin");
+    }
+
+    [TestMethod]
     public void Contention_without_a_stop_before_the_trace_ends_waits_until_the_end_and_says_so()
     {
         var t = new SpinWaitTracker();
@@ -344,17 +362,19 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
-    public void Processes_that_only_sleep_now_and_then_are_not_listed_but_sleep_storms_are()
+    public void Only_Sleep_0_style_delay_switches_count_and_a_Sleep_that_really_waits_is_not_spin()
     {
-        var sleeper = new ProcessRef(600, 0, "svc.exe");
-        var storm = new ProcessRef(700, 0, "busy.exe");
+        var sleeper = new ProcessRef(600, 0, "ingest.exe");
+        var spinner = new ProcessRef(700, 0, "busy.exe");
         var t = new SpinWaitTracker();
-        for (int i = 0; i < 50; i++) t.ContextSwitch(i * 100 * Ms, sleeper, 601, KernelWait.DelayExecution, KernelWait.StateWaiting);
-        for (int i = 0; i < 500; i++) t.ContextSwitch(i * Ms, storm, 701, KernelWait.DelayExecution, 1);
+        for (int i = 0; i < 500; i++) t.ContextSwitch(i * Ms, sleeper, 601, KernelWait.DelayExecution, KernelWait.StateWaiting); // Sleep(1)
+        for (int i = 0; i < 300; i++) t.ContextSwitch(i * Ms, spinner, 701, KernelWait.DelayExecution, 1);                       // Sleep(0), left Ready
+        for (int i = 0; i < 200; i++) t.ContextSwitch(i * Ms, spinner, 702, KernelWait.WrDelayExecution, 7);                     // DeferredReady
         var (_, processes) = t.Build(10_000 * Ms);
         Assert.AreEqual(1, processes.Rows.Count);
         Assert.AreEqual("busy.exe", Cell(processes, 0, "Process"));
         Assert.AreEqual(500L, Cell(processes, 0, "Delay Switches"));
+        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
     }
 
     [TestMethod]

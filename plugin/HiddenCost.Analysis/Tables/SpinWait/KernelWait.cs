@@ -12,8 +12,14 @@ public static class KernelWait
     /// <summary>SwitchToThread / Thread.Yield; a yielding thread leaves Ready, not Waiting.</summary>
     public static bool IsYield(byte reason) => reason == WrYieldExecution;
 
-    /// <summary>Sleep / SleepEx (Sleep(0) included).</summary>
+    /// <summary>Sleep / SleepEx, any interval.</summary>
     public static bool IsDelay(byte reason) => reason is DelayExecution or WrDelayExecution;
+
+    /// <summary>
+    /// A Sleep(0)-style switch: DelayExecution by a thread that did not block (it leaves Ready, handing the CPU to
+    /// another ready thread). A Sleep(n) that really waits leaves Waiting, and is an ordinary wait, not a spin.
+    /// </summary>
+    public static bool IsSleepZero(byte reason, byte state) => IsDelay(reason) && state != StateWaiting;
 
     /// <summary>
     /// The waits a lock blocks in: a CLR Monitor's event (UserRequest), a critical section's or SRW lock's keyed

@@ -16,7 +16,6 @@ internal sealed class ProcessTally(ProcessRef process)
     public readonly HashSet<ulong> SpinPaths = new();
     public long Samples, OpenMpSamples, Contentions, Yields, DelaySwitches;
     public long FirstYieldNs = long.MaxValue, LastYieldNs = long.MinValue;
-    public long FirstDelayNs = long.MaxValue, LastDelayNs = long.MinValue;
 
     public void Yield(long t, int threadId)
     {
@@ -26,12 +25,10 @@ internal sealed class ProcessTally(ProcessRef process)
         LastYieldNs = Math.Max(LastYieldNs, t);
     }
 
-    public void Delay(long t, int threadId)
+    public void Delay(int threadId)
     {
         DelaySwitches++;
         Threads.Add(threadId);
-        FirstDelayNs = Math.Min(FirstDelayNs, t);
-        LastDelayNs = Math.Max(LastDelayNs, t);
     }
 
     /// <summary>Events per second over the span from the first to the last; null for fewer than two or no span.</summary>

@@ -13,7 +13,7 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 /// (user parts and stack keys come late) and the CLR rundown has named the methods in it (MethodDCEndVerbose comes
 /// at the end of the trace), so samples, contention events and the lock-wait switches that may end a spin run are
 /// logged compactly and replayed in stream order at <see cref="Complete"/>, each distinct stack classified once.
-/// Yields and Sleep switches need no stacks and go to the tracker as they come.
+/// Yields and Sleep(0) switches need no stacks and go to the tracker as they come.
 /// </summary>
 public sealed class SpinWaitAnalysis : ITraceAnalysis
 {
@@ -83,7 +83,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         bool ranSinceSwitchIn = _sampledSinceSwitchIn.Remove(old);
         if (old <= 0) return;
         byte reason = cs.OldThreadWaitReason, state = cs.OldThreadState;
-        if (KernelWait.IsYield(reason) || KernelWait.IsDelay(reason))
+        if (KernelWait.IsYield(reason) || KernelWait.IsSleepZero(reason, state))
             _tracker.ContextSwitch(t, _session.ProcessOfThread(old, t), old, reason, state);
         else if (ranSinceSwitchIn && KernelWait.IsLockWait(reason, state))
             _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state); // may end a spin run: replayed in order

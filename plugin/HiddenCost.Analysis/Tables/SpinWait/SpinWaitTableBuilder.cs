@@ -46,7 +46,7 @@ internal static class SpinWaitTableBuilder
         var table = new Table(SpinWaitTables.ByProcess);
         var rows = processes
             .Select(p => (Tally: p, LockSpin: lockSpin.GetValueOrDefault(p.Process)))
-            .Where(p => p.LockSpin > 0 || p.Tally.Contentions > 0 || p.Tally.Yields > 0 || p.Tally.OpenMpSamples > 0 || IsDelayStorm(p.Tally))
+            .Where(p => p.LockSpin > 0 || p.Tally.Contentions > 0 || p.Tally.Yields > 0 || p.Tally.DelaySwitches > 0 || p.Tally.OpenMpSamples > 0)
             .OrderByDescending(p => p.LockSpin + p.Tally.OpenMpSamples)
             .ThenByDescending(p => p.Tally.Yields)
             .ThenByDescending(p => p.Tally.DelaySwitches)
@@ -72,10 +72,6 @@ internal static class SpinWaitTableBuilder
         }
         return table;
     }
-
-    private static bool IsDelayStorm(ProcessTally p) =>
-        p.DelaySwitches >= SpinWaitTracker.DelayStormMinimum
-        && ProcessTally.Rate(p.DelaySwitches, p.FirstDelayNs, p.LastDelayNs) is >= SpinWaitTracker.DelayStormPerSecond;
 
     private static double Ms(long samples, long intervalNs) => samples * (double)intervalNs / 1e6;
 }

@@ -36,7 +36,7 @@ public static class SpinWaitTables
         .Column("Lock Spin CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue, "the process's spin CPU in Spin-Wait Cost per Lock")
         .Column("Yields", ColumnType.Integer, ColumnUnit.Count, description: "context switches out with wait reason WrYieldExecution (SwitchToThread, Thread.Yield), whatever the old thread state")
         .Column("Yields per Second", ColumnType.Decimal, ColumnUnit.PerSecond, description: "over the span from the first to the last yield")
-        .Column("Delay Switches", ColumnType.Integer, ColumnUnit.Count, description: "context switches out with wait reason DelayExecution (Sleep, Sleep(0))")
+        .Column("Delay Switches", ColumnType.Integer, ColumnUnit.Count, description: "Sleep(0)-style switches: wait reason DelayExecution by a thread that stayed ready (a Sleep that really waits is not counted)")
         .Column("OpenMP Runtime CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "sampled CPU in libiomp5md.dll, libomp*.dll or vcomp*.dll")
         .Column("Hint", ColumnType.Text, description: "what to change when OpenMP threads spin-wait a large share of the process's CPU")
         .Build(new TableView(new[] { "Process" }, "Lock Spin CPU (ms)", new[] { "Lock Spin CPU (ms)" }));

@@ -24,10 +24,6 @@ public sealed class SpinWaitTracker
     public const long DefaultProfileIntervalNs = 1_000_000;
     public const string UnattributedSite = "(unattributed)";
 
-    /// <summary>Processes that only sleep are listed when their Sleep switches reach this rate (a Sleep(0)/Sleep(1) loop).</summary>
-    public const double DelayStormPerSecond = 100;
-    public const long DelayStormMinimum = 100;
-
     private readonly Dictionary<int, ThreadSpinState> _threads = new();
     private readonly Dictionary<ProcessRef, ProcessTally> _processes = new(ProcessIdentity.Instance);
     private readonly Dictionary<LockKey, LockTally> _locks = new(LockKeyIdentity.Instance);
@@ -75,7 +71,9 @@ public sealed class SpinWaitTracker
         th.Contended = true;
         th.Tally.Contentions++;
         th.Tally.Threads.Add(threadId);
-        var site = th.Running ? th.RunSite : null;
+        // The spin run names the contention's call site only when it ran right up to it: across a gap in sampling
+        // (another tool took the kernel logger) the thread may have done anything before it contended.
+        var site = th.Running && t - th.RunLastNs <= 2 * (_intervalNs ?? DefaultProfileIntervalNs) ? th.RunSite : null;
         var tally = Lock(LockKey.For(process, lockId, objectId, site));
         if (objectId is > 0) tally.Object ??= objectId;
         tally.Contentions++;
@@ -110,7 +108,7 @@ public sealed class SpinWaitTracker
         // Yields and delays only count per process, so they may be fed as they come while samples wait for
         // their stacks; only a lock wait touches the thread's spin run.
         if (KernelWait.IsYield(waitReason)) Process(oldProcess).Yield(t, oldThreadId);
-        else if (KernelWait.IsDelay(waitReason)) Process(oldProcess).Delay(t, oldThreadId);
+        else if (KernelWait.IsSleepZero(waitReason, oldState)) Process(oldProcess).Delay(oldThreadId);
         else if (KernelWait.IsLockWait(waitReason, oldState) && _threads.TryGetValue(oldThreadId, out var th)
                  && th.Process == oldProcess && th.Running)
         {
