@@ -12,14 +12,22 @@ namespace HiddenCost.Etl;
 /// </summary>
 public sealed class EtlReader : IDisposable
 {
-    private readonly SafeFileHandle _file;
+    /// <summary>Compressed buffers may always decompress to this much, even when the header names a smaller buffer size.</summary>
+    private const int MinDecompressionLimit = 1024 * 1024;
+    private const int HeaderReadDecompressionLimit = 16 * 1024 * 1024;
 
-    private EtlReader(string path, SafeFileHandle file, long length, TraceHeader header)
+    private readonly ByteSource _source;
+    private readonly int _decompressionLimit;
+
+    private EtlReader(string path, ByteSource source, TraceHeader header)
     {
         FilePath = path;
-        _file = file;
-        FileLength = length;
+        _source = source;
+        FileLength = source.Length;
         Header = header;
+        // A buffer decompresses to at most the session's buffer size; relogged files may mix sizes, so allow
+        // at least 1 MiB, and never more than the largest buffer ETW can have.
+        _decompressionLimit = (int)Math.Clamp(header.BufferSize, MinDecompressionLimit, BufferHeader.MaxBufferSize);
     }
 
     public string FilePath { get; }
@@ -33,24 +41,38 @@ public sealed class EtlReader : IDisposable
     /// <exception cref="EtlFormatException">Missing, empty, not an ETL file, or an unreadable header.</exception>
     public static EtlReader Open(string path)
     {
-        SafeFileHandle file;
+        SafeFileHandle? file = null;
+        ByteSource source;
         try
         {
             file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read, FileOptions.RandomAccess);
+            source = ByteSource.FromFile(file);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
+            file?.Dispose();
             throw new EtlFormatException(path, 0, e is FileNotFoundException or DirectoryNotFoundException ? "file not found" : e.Message, e);
         }
+        return Open(path, source);
+    }
+
+    /// <summary>
+    /// Reads a trace that is already in memory (an embedded resource, a download, a fuzzer's input);
+    /// <paramref name="name"/> stands for the file path in errors and warnings.
+    /// </summary>
+    /// <exception cref="EtlFormatException">Empty, not an ETL trace, or an unreadable header.</exception>
+    public static EtlReader Open(ReadOnlyMemory<byte> bytes, string name) => Open(name, ByteSource.FromMemory(bytes));
+
+    private static EtlReader Open(string path, ByteSource source)
+    {
         try
         {
-            long length = RandomAccess.GetLength(file);
-            var header = ReadTraceHeader(path, file, length);
-            return new EtlReader(path, file, length, header);
+            var header = ReadTraceHeader(path, source);
+            return new EtlReader(path, source, header);
         }
         catch
         {
-            file.Dispose();
+            source.Dispose();
             throw;
         }
     }
@@ -65,39 +87,42 @@ public sealed class EtlReader : IDisposable
     public long CountRecordsInFileOrder()
     {
         var health = new TraceHealth();
-        var index = BufferIndex.Build(_file, FileLength, health);
+        var index = BufferIndex.Build(_source, health, Header.BufferSize);
         var scratch = new SharedScratch();
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(_file, cpu, offsets, health, scratch);
+            var stream = new ProcessorStream(_source, cpu, offsets, health, scratch, _decompressionLimit);
             while (stream.MoveNext()) count++;
         }
         return count;
     }
 
-    public void Dispose() => _file.Dispose();
+    public void Dispose() => _source.Dispose();
 
     internal Merger StartMerge()
     {
         Health = new TraceHealth();
-        var index = BufferIndex.Build(_file, FileLength, Health);
-        return new Merger(_file, index, Health, Header);
+        var index = BufferIndex.Build(_source, Health, Header.BufferSize);
+        return new Merger(_source, index, Health, Header, _decompressionLimit);
     }
 
-    private static TraceHeader ReadTraceHeader(string path, SafeFileHandle file, long length)
+    private static TraceHeader ReadTraceHeader(string path, ByteSource source)
     {
+        long length = source.Length;
         if (length == 0) throw new EtlFormatException(path, 0, "empty file (0 bytes): not an ETL trace");
         if (length < BufferHeader.Size + 32)
             throw new EtlFormatException(path, 0, $"file is {length} bytes, too small to hold an ETL buffer and its trace header");
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
-        RandomAccess.Read(file, raw, 0);
+        source.Read(raw, 0);
         var first = BufferHeader.Parse(raw);
         if (first.BufferSize < BufferHeader.Size || first.BufferSize > BufferHeader.MaxBufferSize || first.BufferSize > length)
             throw new EtlFormatException(path, 0, $"not an ETL file: first buffer size {first.BufferSize} is impossible for a {length}-byte file");
 
         var health = new TraceHealth();
-        var stream = new ProcessorStream(file, first.Processor, new[] { 0L }, health, new SharedScratch());
+        // The session's buffer size is not known yet; a first buffer (which holds the small header record)
+        // larger than 16 MiB decompressed would be a first for ETW, so that is as much as a file may ask for here.
+        var stream = new ProcessorStream(source, first.Processor, new[] { 0L }, health, new SharedScratch(), HeaderReadDecompressionLimit);
         if (!stream.MoveNext())
             throw new EtlFormatException(path, 0, "not an ETL file: the first buffer holds no readable record" +
                 (health.Warnings.Count > 0 ? $" ({health.Warnings[0].Message})" : ""));

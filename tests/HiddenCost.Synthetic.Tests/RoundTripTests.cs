@@ -89,7 +89,6 @@ public sealed class RoundTripTests
     }
 
     [TestMethod]
-    [Ignore("reader bug on main: TraceHeaderParser reads the zone name at offset tz+4 of a slice that already starts at tz+4; enable once fixed")]
     public void Time_zone_name_reads_back()
     {
         var writer = new EtlFileWriter(new EtlTraceSettings { NumberOfProcessors = 1 });

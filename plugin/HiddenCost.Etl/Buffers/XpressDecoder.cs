@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Numerics;
 
 namespace HiddenCost.Etl.Buffers;
 
@@ -27,14 +28,21 @@ public static class XpressDecoder
                 inPos += 4;
                 flagCount = 32;
             }
-            flagCount--;
-            if ((flags & (1u << flagCount)) == 0)
+            // Literals: the run of 0 flags at the top of the unread ones, copied in one go. When the input ends
+            // inside the run, the stream is over.
+            int run = Math.Min(BitOperations.LeadingZeroCount(flags << (32 - flagCount)), flagCount);
+            if (run > 0)
             {
-                if (inPos >= input.Length) return outPos;
-                if (outPos >= output.Length) return -1;
-                output[outPos++] = input[inPos++];
+                int n = Math.Min(run, input.Length - inPos);
+                if (outPos + n > output.Length) return -1;
+                input.Slice(inPos, n).CopyTo(output[outPos..]);
+                inPos += n;
+                outPos += n;
+                flagCount -= n;
+                if (n < run) return outPos;
                 continue;
             }
+            flagCount--;
 
             if (inPos == input.Length) return outPos;
             if (inPos + 2 > input.Length) return -1;
@@ -83,15 +91,15 @@ public static class XpressDecoder
             if (matchOffset > outPos || outPos + matchLength > output.Length) return -1;
             int length = (int)matchLength;
             int from = outPos - matchOffset;
-            if (matchOffset >= length)
+            // An overlapping match repeats the last matchOffset bytes. Copy it in chunks that double: after
+            // each one the bytes from `from` on still repeat with that period, so a chunk as long as everything
+            // written since `from` is the right continuation (and never overlaps its source).
+            while (length > 0)
             {
-                output.Slice(from, length).CopyTo(output[outPos..]);
-                outPos += length;
-            }
-            else
-            {
-                // Overlapping copy repeats the last matchOffset bytes: must go byte by byte.
-                for (int i = 0; i < length; i++) output[outPos++] = output[from + i];
+                int chunk = Math.Min(length, outPos - from);
+                output.Slice(from, chunk).CopyTo(output[outPos..]);
+                outPos += chunk;
+                length -= chunk;
             }
         }
     }

@@ -24,7 +24,9 @@ public sealed record TraceHeader
     public uint EventsLost { get; init; }
     public uint CpuSpeedMHz { get; init; }
     public int TimeZoneBiasMinutes { get; init; }
+    /// <summary>TIME_ZONE_INFORMATION.StandardName, often an MUI reference such as <c>@tzres.dll,-212</c>.</summary>
     public string TimeZoneStandardName { get; init; } = "";
+    public string TimeZoneDaylightName { get; init; } = "";
     public DateTime? BootTimeUtc { get; init; }
     public long PerfFrequency { get; init; }
     public DateTime StartTimeUtc { get; init; }

@@ -37,9 +37,10 @@ internal static class TraceHeaderParser
         int strings = tail + 32;
         var loggerName = PayloadReader.ReadUtf16String(p, ref strings);
         var logFileName = PayloadReader.ReadUtf16String(p, ref strings);
-        int tzNameOffset = tz + 4;
-        int tzNameEnd = tzNameOffset;
-        var tzName = PayloadReader.ReadUtf16String(p.Slice(tzNameOffset, 64), ref tzNameEnd);
+        // TIME_ZONE_INFORMATION: i32 Bias; WCHAR StandardName[32]; SYSTEMTIME StandardDate; i32 StandardBias;
+        // WCHAR DaylightName[32]; ... Each name is a fixed 64-byte field, read within it.
+        var tzName = FixedUtf16(p.Slice(tz + 4, 64));
+        var tzDaylightName = FixedUtf16(p.Slice(tz + 88, 64));
 
         return new TraceHeader
         {
@@ -61,6 +62,7 @@ internal static class TraceHeaderParser
             CpuSpeedMHz = cpuMHz,
             TimeZoneBiasMinutes = BinaryPrimitives.ReadInt32LittleEndian(p[tz..]),
             TimeZoneStandardName = tzName,
+            TimeZoneDaylightName = tzDaylightName,
             BootTimeUtc = FromFileTime(BinaryPrimitives.ReadInt64LittleEndian(p[tail..])),
             PerfFrequency = perfFreq,
             StartTimeUtc = FromFileTime(BinaryPrimitives.ReadInt64LittleEndian(p[(tail + 16)..])) ?? DateTime.MinValue,
@@ -71,6 +73,12 @@ internal static class TraceHeaderParser
             StartTimestamp = recordTimestamp,
             TicksPerSecond = ticksPerSecond,
         };
+    }
+
+    private static string FixedUtf16(ReadOnlySpan<byte> field)
+    {
+        int start = 0;
+        return PayloadReader.ReadUtf16String(field, ref start);
     }
 
     private static int Align8(int x) => (x + 7) & ~7;

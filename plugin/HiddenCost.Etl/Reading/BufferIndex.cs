@@ -1,5 +1,4 @@
 using HiddenCost.Etl.Buffers;
-using Microsoft.Win32.SafeHandles;
 
 namespace HiddenCost.Etl.Reading;
 
@@ -14,24 +13,34 @@ internal sealed class BufferIndex
 
     public IReadOnlyDictionary<int, List<long>> ByProcessor => _byProcessor;
 
-    public static BufferIndex Build(SafeFileHandle file, long length, TraceHealth health)
+    /// <param name="sessionBufferSize">
+    /// The trace header's buffer size (0 before it is known). Uncompressed buffers after the first all have
+    /// this size, so when one buffer's size field is corrupt the next buffer is still found there.
+    /// </param>
+    public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0)
     {
         var index = new BufferIndex();
+        long length = source.Length;
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
         long offset = 0;
         while (offset < length)
         {
-            if (length - offset < BufferHeader.Size)
+            if (length - offset < BufferHeader.Size || source.Read(raw, offset) < BufferHeader.Size)
             {
                 health.Truncated = true;
                 health.Warn(offset, $"file ends {length - offset} bytes into a buffer header");
                 break;
             }
-            RandomAccess.Read(file, raw, offset);
             var h = BufferHeader.Parse(raw);
             if (h.BufferSize < BufferHeader.Size || h.BufferSize > BufferHeader.MaxBufferSize)
             {
                 health.DamagedBuffers++;
+                if (offset > 0 && LooksLikeBufferAt(source, offset + sessionBufferSize, sessionBufferSize))
+                {
+                    health.Warn(offset, $"buffer size {h.BufferSize} is impossible; buffer skipped, reading on at the next {sessionBufferSize}-byte boundary");
+                    offset += sessionBufferSize;
+                    continue;
+                }
                 health.Warn(offset, $"buffer size {h.BufferSize} is impossible; the rest of the file is not read");
                 break;
             }
@@ -47,5 +56,14 @@ internal sealed class BufferIndex
             offset += h.BufferSize;
         }
         return index;
+    }
+
+    private static bool LooksLikeBufferAt(ByteSource source, long offset, uint sessionBufferSize)
+    {
+        if (sessionBufferSize < BufferHeader.Size || sessionBufferSize > BufferHeader.MaxBufferSize) return false;
+        Span<byte> raw = stackalloc byte[BufferHeader.Size];
+        if (offset + BufferHeader.Size > source.Length || source.Read(raw, offset) < BufferHeader.Size) return false;
+        var h = BufferHeader.Parse(raw);
+        return h.BufferSize == sessionBufferSize && !h.IsCompressed && h.SavedOffset <= h.BufferSize;
     }
 }

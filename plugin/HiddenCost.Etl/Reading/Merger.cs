@@ -1,5 +1,4 @@
 using HiddenCost.Etl.Header;
-using Microsoft.Win32.SafeHandles;
 
 namespace HiddenCost.Etl.Reading;
 
@@ -9,29 +8,37 @@ namespace HiddenCost.Etl.Reading;
 /// </summary>
 internal sealed class Merger
 {
-    private readonly PriorityQueue<ProcessorStream, (long Timestamp, int Processor)> _queue = new();
+    private readonly PriorityQueue<ProcessorStream, MergeKey> _queue = new();
     private readonly ThreadContext _threads = new();
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
 
-    public Merger(SafeFileHandle file, BufferIndex index, TraceHealth health, TraceHeader header)
+    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         var scratch = new SharedScratch();
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(file, cpu, offsets, health, scratch);
-            if (stream.MoveNext()) _queue.Enqueue(stream, (stream.Current.Timestamp, cpu));
+            var stream = new ProcessorStream(source, cpu, offsets, health, scratch, decompressionLimit);
+            if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
         }
     }
 
     public bool MoveNext()
     {
-        if (_current is not null)
+        var current = _current;
+        if (current is not null)
         {
-            var done = _current;
-            _threads.Observe(done.Current, done.CurrentRecord[done.Current.PayloadOffset..done.Current.Size], done.Processor);
-            if (done.MoveNext()) _queue.Enqueue(done, (done.Current.Timestamp, done.Processor));
+            _threads.Observe(current.Current, current.CurrentRecord[current.Current.PayloadOffset..current.Current.Size], current.Processor);
+            if (current.MoveNext())
+            {
+                // Events mostly come in runs from one processor: while the current stream's next event is still
+                // the earliest, it stays current and the queue is not touched.
+                var key = new MergeKey(current.Current.Timestamp, current.Processor);
+                if (!_queue.TryPeek(out _, out var earliest) || key.CompareTo(earliest) < 0) return true;
+                _current = _queue.DequeueEnqueue(current, key);
+                return true;
+            }
             _current = null;
         }
         return _queue.TryDequeue(out _current, out _);
@@ -52,4 +59,11 @@ internal sealed class Merger
             return new EtwEvent(h, s.CurrentRecord, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
         }
     }
+}
+
+/// <summary>Merge order: timestamp, then processor number (each processor has one stream, so keys never tie).</summary>
+internal readonly record struct MergeKey(long Timestamp, int Processor) : IComparable<MergeKey>
+{
+    public int CompareTo(MergeKey other) =>
+        Timestamp != other.Timestamp ? Timestamp.CompareTo(other.Timestamp) : Processor.CompareTo(other.Processor);
 }

@@ -1,7 +1,7 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using HiddenCost.Etl.Buffers;
 using HiddenCost.Etl.Records;
-using Microsoft.Win32.SafeHandles;
 
 namespace HiddenCost.Etl.Reading;
 
@@ -11,7 +11,10 @@ namespace HiddenCost.Etl.Reading;
 /// </summary>
 internal sealed class ProcessorStream
 {
-    private readonly SafeFileHandle _file;
+    private const int MaxInversionWarnings = 10;
+
+    private readonly ByteSource _source;
+    private readonly int _maxDataSize;
     private readonly IReadOnlyList<long> _offsets;
     private readonly TraceHealth _health;
     private readonly SharedScratch _scratch;
@@ -22,9 +25,14 @@ internal sealed class ProcessorStream
     private int _next;
     private long _lastTimestamp = long.MinValue;
 
-    public ProcessorStream(SafeFileHandle file, int processor, IReadOnlyList<long> offsets, TraceHealth health, SharedScratch scratch)
+    /// <param name="maxDataSize">
+    /// The most bytes a compressed buffer may claim to decompress to: the session's buffer size. SavedOffset
+    /// is checked against it before anything is allocated, so a corrupt field cannot ask for gigabytes.
+    /// </param>
+    public ProcessorStream(ByteSource source, int processor, IReadOnlyList<long> offsets, TraceHealth health, SharedScratch scratch, int maxDataSize)
     {
-        _file = file;
+        _source = source;
+        _maxDataSize = maxDataSize;
         Processor = processor;
         _offsets = offsets;
         _health = health;
@@ -61,7 +69,13 @@ internal sealed class ProcessorStream
                     _health.TraceMessagesSkipped++;
                     continue;
                 }
-                if (Current.Timestamp < _lastTimestamp) _health.TimeInversions++;
+                if (Current.Timestamp < _lastTimestamp)
+                {
+                    // The file itself is out of order here; the merge keeps each processor's file order, so the
+                    // inversion shows in the output too. Counted always, described for the first few.
+                    if (++_health.TimeInversions <= MaxInversionWarnings)
+                        _health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is {_lastTimestamp - Current.Timestamp} ticks earlier than the one before it");
+                }
                 _lastTimestamp = Current.Timestamp;
                 return true;
             }
@@ -77,6 +91,7 @@ internal sealed class ProcessorStream
             if (Load(offset)) return true;
         }
         _end = 0;
+        ReleaseBuffer();
         return false;
     }
 
@@ -86,8 +101,10 @@ internal sealed class ProcessorStream
         BufferOffset = offset;
         _end = 0;
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
-        RandomAccess.Read(_file, raw, offset);
+        if (_source.Read(raw, offset) < BufferHeader.Size) return Damaged(offset, "buffer header could not be read (file shrank?)");
         var h = BufferHeader.Parse(raw);
+        if (h.BufferSize < BufferHeader.Size || h.BufferSize > BufferHeader.MaxBufferSize)
+            return Damaged(offset, $"buffer size {h.BufferSize} is impossible");
         _health.Buffers++;
         if ((h.Flags & BufferFlags.EventsLost) != 0) _health.BuffersWithEventsLost++;
         if ((h.Flags & BufferFlags.BufferLost) != 0) _health.BuffersFlaggedLost++;
@@ -96,13 +113,14 @@ internal sealed class ProcessorStream
         if (h.IsCompressed)
         {
             _health.CompressedBuffers++;
-            if (saved < BufferHeader.Size || saved > BufferHeader.MaxBufferSize)
-                return Damaged(offset, $"compressed buffer declares {saved} bytes of data");
-            EnsureCapacity((int)saved);
+            if (saved < BufferHeader.Size || saved > _maxDataSize)
+                return Damaged(offset, $"compressed buffer declares {saved} bytes of data (at most {_maxDataSize} possible)");
+            if (!EnsureCapacity((int)saved)) return Damaged(offset, MemoryBudgetReason((int)saved));
             raw.CopyTo(_data);
             int compressedLength = (int)h.BufferSize - BufferHeader.Size;
             var input = _scratch.Get(compressedLength);
-            RandomAccess.Read(_file, input, offset + BufferHeader.Size);
+            if (_source.Read(input, offset + BufferHeader.Size) < compressedLength)
+                return Damaged(offset, "compressed buffer could not be read in full (file shrank?)");
             int expected = (int)saved - BufferHeader.Size;
             int written = XpressDecoder.Decompress(input, _data.AsSpan(BufferHeader.Size, expected));
             if (written != expected)
@@ -114,8 +132,9 @@ internal sealed class ProcessorStream
         {
             // Uncompressed: the data ends at SavedOffset; a zero or impossible value means the whole buffer.
             if (saved < BufferHeader.Size || saved > h.BufferSize) saved = h.BufferSize;
-            EnsureCapacity((int)saved);
-            RandomAccess.Read(_file, _data.AsSpan(0, (int)saved), offset);
+            if (!EnsureCapacity((int)saved)) return Damaged(offset, MemoryBudgetReason((int)saved));
+            if (_source.Read(_data.AsSpan(0, (int)saved), offset) < saved)
+                return Damaged(offset, "buffer could not be read in full (file shrank?)");
         }
         _end = (int)saved;
         _next = BufferHeader.Size;
@@ -129,20 +148,60 @@ internal sealed class ProcessorStream
         return false;
     }
 
-    private void EnsureCapacity(int size)
+    private bool EnsureCapacity(int size)
     {
-        if (_data.Length < size) _data = new byte[Math.Max(size, 64 * 1024)];
+        if (_data.Length >= size) return true;
+        // Pooled: every pass over a trace needs one buffer per processor again, and fresh megabyte arrays
+        // cost zeroing and page faults each time.
+        if (!_scratch.TryHold(size - _data.Length)) return false;
+        var data = ArrayPool<byte>.Shared.Rent(size);
+        _scratch.TryHold(data.Length - size);
+        ReturnData();
+        _data = data;
+        return true;
+    }
+
+    private string MemoryBudgetReason(int size) =>
+        $"{size} more bytes would take the buffers held by all processors past {SharedScratch.MaxHeldBytes / (1024 * 1024)} MiB";
+
+    /// <summary>A finished stream gives its buffer back, so only live processors count against the budget.</summary>
+    private void ReleaseBuffer()
+    {
+        _scratch.TryHold(-_data.Length);
+        ReturnData();
+        _data = Array.Empty<byte>();
+    }
+
+    private void ReturnData()
+    {
+        if (_data.Length > 0) ArrayPool<byte>.Shared.Return(_data);
     }
 }
 
-/// <summary>One scratch array for compressed input, shared by all streams of a reader (they load one at a time).</summary>
+/// <summary>
+/// What the streams of one pass share: a scratch array for compressed input (they load one at a time), and
+/// the budget for the buffers they hold at once. Each processor keeps one decompressed buffer, so a hostile
+/// file naming thousands of processors, each with a compressed buffer claiming megabytes, could otherwise
+/// demand gigabytes; real traces stay far below the budget (64 processors × 1 MiB buffers = 64 MiB).
+/// </summary>
 internal sealed class SharedScratch
 {
+    public const long MaxHeldBytes = 512L * 1024 * 1024;
+
     private byte[] _buffer = Array.Empty<byte>();
+    private long _held;
 
     public Span<byte> Get(int size)
     {
         if (_buffer.Length < size) _buffer = new byte[size];
         return _buffer.AsSpan(0, size);
+    }
+
+    /// <summary>Accounts for <paramref name="bytes"/> more (or, when negative, fewer) bytes held; false when over budget.</summary>
+    public bool TryHold(long bytes)
+    {
+        if (bytes > 0 && _held + bytes > MaxHeldBytes) return false;
+        _held += bytes;
+        return true;
     }
 }

@@ -32,6 +32,8 @@ public sealed partial class TraceBuilder
         if (interval == 0) return samples;
         var jitter = interval / 8 / 2;
         var idleStack = new[] { Kernel.At(KernelFunctions.PpmIdleRva), Kernel.At(KernelFunctions.KiIdleLoopRva) };
+        // Stacks are matched to samples by timestamp and thread; idle threads all have id 0, so no two samples share a time.
+        var used = new HashSet<long>();
         for (var cpu = 0; cpu < Settings.Cpus; cpu++)
         {
             var stagger = interval * cpu / Settings.Cpus / 2 * 2;
@@ -40,6 +42,7 @@ public sealed partial class TraceBuilder
                 var t = ActivityStart + 1 + stagger + k * interval + 2 * Random.Next(-jitter, jitter + 1);
                 if (t > activityEnd) break;
                 if (t < ActivityStart || InGap(t)) continue;
+                while (!used.Add(t)) t += 2;
                 var segment = SegmentOn(cpu, t);
                 var thread = segment?.Thread ?? IdleThread;
                 var frames = segment is null ? idleStack : segment.Activity.Stacks[(int)Random.Next(0, segment.Activity.Stacks.Count)];

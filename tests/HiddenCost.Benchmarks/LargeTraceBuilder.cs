@@ -1,0 +1,120 @@
+using System.Buffers.Binary;
+using HiddenCost.Etl.Buffers;
+
+namespace HiddenCost.Benchmarks;
+
+/// <summary>
+/// Builds a large trace from a real one: the source's buffers, then its buffers again (all but the first,
+/// which holds the trace header) as many times as needed, each copy with every record timestamp and buffer
+/// flush time moved past the end of the previous copy. Each processor's stream therefore stays in time order
+/// and the merge does the same work as on a long real capture. Compressed buffers are decompressed, shifted
+/// and compressed again (<see cref="XpressEncoder"/>, each result checked by the reader's decoder). Timestamps
+/// inside payloads (e.g. StackWalk's EventTimeStamp) are left alone: the benchmark reads them, it does not
+/// match them.
+/// </summary>
+internal static class LargeTraceBuilder
+{
+    private const int BufferHeaderSize = 0x48;
+
+    public static string Build(string source, long minimumBytes, string folder)
+    {
+        Directory.CreateDirectory(folder);
+        var target = Path.Combine(folder, $"{Path.GetFileNameWithoutExtension(source)}-x{minimumBytes >> 20}MiB.etl");
+        if (File.Exists(target) && new FileInfo(target).Length >= minimumBytes) return target;
+
+        var bytes = File.ReadAllBytes(source);
+        var buffers = BufferOffsets(bytes).Select(b => Plain(bytes, b.Offset, b.Size)).ToList();
+        long first = long.MaxValue, last = long.MinValue;
+        foreach (var buffer in buffers)
+        {
+            foreach (int at in TimestampPositions(buffer.Data))
+            {
+                long ts = BinaryPrimitives.ReadInt64LittleEndian(buffer.Data.AsSpan(at));
+                first = Math.Min(first, ts);
+                last = Math.Max(last, ts);
+            }
+        }
+        long span = last - first + 1;
+
+        var temp = target + ".tmp";
+        using (var output = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
+        {
+            output.Write(bytes);
+            for (int round = 1; output.Length < minimumBytes; round++)
+            {
+                long shift = span * round;
+                foreach (var buffer in buffers.Skip(1))
+                {
+                    var data = (byte[])buffer.Data.Clone();
+                    Shift(data, 0x10, shift); // flush time
+                    foreach (int at in TimestampPositions(data)) Shift(data, at, shift);
+                    output.Write(buffer.Compressed ? Compress(data) : data);
+                }
+            }
+        }
+        File.Move(temp, target, overwrite: true);
+        return target;
+    }
+
+    /// <summary>A buffer as stored, or (compressed) its header plus the decompressed data up to SavedOffset.</summary>
+    private static (byte[] Data, bool Compressed) Plain(byte[] file, int offset, int size)
+    {
+        var stored = file.AsSpan(offset, size);
+        if ((BinaryPrimitives.ReadUInt16LittleEndian(stored[0x34..]) & 0x40) == 0) return (stored.ToArray(), false);
+        int saved = BinaryPrimitives.ReadInt32LittleEndian(stored[4..]);
+        var data = new byte[saved];
+        stored[..BufferHeaderSize].CopyTo(data);
+        if (XpressDecoder.Decompress(stored[BufferHeaderSize..], data.AsSpan(BufferHeaderSize)) != saved - BufferHeaderSize)
+            throw new InvalidDataException($"source buffer at 0x{offset:X} does not decompress");
+        return (data, true);
+    }
+
+    /// <summary>Compresses a plain buffer back into the stored form, and proves it decodes to the same bytes.</summary>
+    private static byte[] Compress(byte[] plain)
+    {
+        var packed = XpressEncoder.Compress(plain.AsSpan(BufferHeaderSize));
+        var check = new byte[plain.Length - BufferHeaderSize];
+        if (XpressDecoder.Decompress(packed, check) != check.Length || !check.AsSpan().SequenceEqual(plain.AsSpan(BufferHeaderSize)))
+            throw new InvalidOperationException("XPRESS round trip failed");
+        var stored = new byte[BufferHeaderSize + packed.Length];
+        plain.AsSpan(0, BufferHeaderSize).CopyTo(stored);
+        BinaryPrimitives.WriteInt32LittleEndian(stored, stored.Length);
+        packed.CopyTo(stored, BufferHeaderSize);
+        return stored;
+    }
+
+    private static void Shift(byte[] bytes, int at, long delta) =>
+        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(at), BinaryPrimitives.ReadInt64LittleEndian(bytes.AsSpan(at)) + delta);
+
+    private static List<(int Offset, int Size)> BufferOffsets(byte[] bytes)
+    {
+        var list = new List<(int, int)>();
+        for (int offset = 0; offset + BufferHeaderSize <= bytes.Length;)
+        {
+            int size = BinaryPrimitives.ReadInt32LittleEndian(bytes.AsSpan(offset));
+            if (size < BufferHeaderSize || offset + size > bytes.Length) throw new InvalidDataException($"bad buffer at 0x{offset:X}");
+            list.Add((offset, size));
+            offset += size;
+        }
+        return list;
+    }
+
+    /// <summary>Where each record's timestamp lies (per header kind) in a plain buffer, up to SavedOffset.</summary>
+    private static IEnumerable<int> TimestampPositions(byte[] buffer)
+    {
+        int saved = BinaryPrimitives.ReadInt32LittleEndian(buffer.AsSpan(4));
+        int end = saved >= BufferHeaderSize && saved <= buffer.Length ? saved : buffer.Length;
+        for (int pos = BufferHeaderSize; pos + 8 <= end;)
+        {
+            if (BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(pos)) == 0xFFFF_FFFF) yield break;
+            byte type = buffer[pos + 2];
+            bool message = (buffer[pos + 3] & 0x90) == 0x90;
+            int recordSize = type is 1 or 2 or 3 or 4 or 16 or 17 && !message
+                ? BinaryPrimitives.ReadUInt16LittleEndian(buffer.AsSpan(pos + 4))
+                : BinaryPrimitives.ReadUInt16LittleEndian(buffer.AsSpan(pos));
+            if (recordSize < 8) yield break;
+            if (!message) yield return pos + (type is 16 or 17 ? 8 : 16);
+            pos += (recordSize + 7) & ~7;
+        }
+    }
+}

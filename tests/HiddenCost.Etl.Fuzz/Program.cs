@@ -1,0 +1,74 @@
+using HiddenCost.Etl.Fuzz;
+using HiddenCost.TestSupport;
+using SharpFuzz;
+
+// Modes (README.md beside this file):
+//   (no arguments)            libFuzzer, through libfuzzer-dotnet
+//   --afl                     AFL, out of process (afl-fuzz ... dotnet HiddenCost.Etl.Fuzz.dll --afl)
+//   --corpus <dir>            writes seed inputs cut from the real samples in ../shared/etl-samples
+//   --replay <file|dir>...    runs the target on saved inputs (a crash found by a fuzzer, or a corpus)
+switch (args.FirstOrDefault())
+{
+    case null:
+        Fuzzer.LibFuzzer.Run(span => FuzzTarget.Run(span.ToArray()));
+        return 0;
+    case "--afl":
+        Fuzzer.OutOfProcess.Run(stream =>
+        {
+            using var memory = new MemoryStream();
+            stream.CopyTo(memory);
+            FuzzTarget.Run(memory.ToArray());
+        });
+        return 0;
+    case "--corpus" when args.Length == 2:
+        return Corpus.Write(args[1]);
+    case "--replay" when args.Length >= 2:
+        return Replay(args.Skip(1));
+    default:
+        Console.Error.WriteLine("usage: HiddenCost.Etl.Fuzz [--afl | --corpus <dir> | --replay <file|dir>...]");
+        return 2;
+}
+
+static int Replay(IEnumerable<string> paths)
+{
+    var files = paths.SelectMany(p => Directory.Exists(p) ? Directory.GetFiles(p) : new[] { p }).ToList();
+    foreach (var file in files)
+        Console.WriteLine($"{FuzzTarget.Run(File.ReadAllBytes(file)),-8} {file}");
+    Console.WriteLine($"{files.Count} inputs, no crash");
+    return 0;
+}
+
+/// <summary>Seeds: each real sample's first buffers (small inputs fuzz fastest), named after the sample.</summary>
+internal static class Corpus
+{
+    private const int MaxSeedBytes = 64 * 1024;
+
+    public static int Write(string folder)
+    {
+        Directory.CreateDirectory(folder);
+        var samples = Path.Combine(SharedFolder.Path ?? throw new DirectoryNotFoundException("../shared not found"), "etl-samples");
+        foreach (var file in Directory.GetFiles(samples, "*.etl*", SearchOption.AllDirectories))
+        {
+            var relative = Path.GetRelativePath(samples, file);
+            var bytes = File.ReadAllBytes(SharedFolder.EtlSample(relative));
+            var seed = bytes.AsSpan(0, SeedLength(bytes));
+            var target = Path.Combine(folder, relative.Replace(Path.DirectorySeparatorChar, '_').Replace(".zip", ""));
+            File.WriteAllBytes(target, seed.ToArray());
+            Console.WriteLine($"{seed.Length,8} bytes  {target}");
+        }
+        return 0;
+    }
+
+    /// <summary>Whole buffers up to 64 KiB (at least the first buffer, which holds the trace header).</summary>
+    private static int SeedLength(byte[] bytes)
+    {
+        int length = 0;
+        while (length + 0x48 <= bytes.Length)
+        {
+            int size = BitConverter.ToInt32(bytes, length);
+            if (size < 0x48 || length + size > bytes.Length || (length > 0 && length + size > MaxSeedBytes)) break;
+            length += size;
+        }
+        return length;
+    }
+}

@@ -1,0 +1,301 @@
+using System.Buffers.Binary;
+using HiddenCost.Etl.Buffers;
+using HiddenCost.Etl.Tests.Support;
+
+namespace HiddenCost.Etl.Tests;
+
+/// <summary>
+/// Files that are not traces fail with an <see cref="EtlFormatException"/> naming the file and the offset;
+/// traces damaged after their header deliver every event before (and around) the damage and say where it is.
+/// Each damaged copy is made from a real sample at an exact place found by the test's own walker.
+/// </summary>
+[TestClass]
+public sealed class BadInputTests
+{
+    [TestMethod]
+    public void Empty_file_is_rejected_naming_file_and_offset()
+    {
+        var path = Samples.PathOf(Samples.EmptyEtl);
+        var e = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(path));
+        Assert.AreEqual(path, e.FilePath);
+        Assert.AreEqual(0L, e.Offset);
+        StringAssert.Contains(e.Reason, "empty file");
+        StringAssert.StartsWith(e.Message, path + ": offset 0x0: ");
+    }
+
+    [TestMethod]
+    public void Missing_file_and_folder_are_rejected_with_the_path()
+    {
+        var missing = Path.Combine(Path.GetTempPath(), "hiddencost-tests", Guid.NewGuid() + ".etl");
+        var e = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(missing));
+        Assert.AreEqual(missing, e.FilePath);
+        Assert.AreEqual("file not found", e.Reason);
+        var folder = Path.GetDirectoryName(Samples.PathOf(Samples.Powershell))!;
+        Assert.AreEqual(folder, Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(folder)).FilePath);
+    }
+
+    [TestMethod]
+    [DataRow("text", DisplayName = "a text file")]
+    [DataRow("zip", DisplayName = "a zip archive")]
+    [DataRow("random", DisplayName = "random bytes")]
+    [DataRow("zeros", DisplayName = "zeros")]
+    [DataRow("ones", DisplayName = "0xFF bytes")]
+    [DataRow("tiny", DisplayName = "10 bytes")]
+    [DataRow("header-only", DisplayName = "a buffer header and nothing after it")]
+    [DataRow("no-header-event", DisplayName = "a buffer whose first record is not the trace header")]
+    public void Files_that_are_not_traces_are_rejected_naming_file_and_offset(string kind)
+    {
+        var random = new Random(8);
+        byte[] bytes = kind switch
+        {
+            "text" => File.ReadAllBytes(Path.Combine(Path.GetDirectoryName(Samples.PathOf(Samples.Powershell))!, "..", "README.md")),
+            "zip" => File.ReadAllBytes(Path.Combine(Path.GetDirectoryName(Samples.PathOf(Samples.Powershell))!, "..", "perfview", "gcevents.etl.zip")),
+            "random" => RandomBytes(random, 100_000),
+            "zeros" => new byte[65536],
+            "ones" => Enumerable.Repeat((byte)0xFF, 65536).ToArray(),
+            "tiny" => RandomBytes(random, 10),
+            "header-only" => Samples.Bytes(Samples.Powershell)[..(BufferHeader.Size + 40)],
+            "no-header-event" => WithoutHeaderEvent(Samples.Bytes(Samples.Powershell)),
+            _ => throw new ArgumentException(kind),
+        };
+        using var file = TempFile.With(bytes, kind + ".etl");
+        var e = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(file.Path));
+        Assert.AreEqual(file.Path, e.FilePath);
+        Assert.IsTrue(e.Offset >= 0 && e.Offset < Math.Max(bytes.Length, 1), $"offset {e.Offset}");
+        Assert.IsFalse(string.IsNullOrWhiteSpace(e.Reason));
+    }
+
+    [TestMethod]
+    public void Truncation_inside_a_buffer_delivers_the_whole_buffers_before_it()
+    {
+        var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);
+        var buffers = RawLayout.Buffers(original);
+        var cut = buffers[20];
+        int expected = buffers.Take(20).Sum(b => RawLayout.Records(original, b).Count);
+        using var copy = TempFile.With(original.AsSpan(0, (int)cut.Offset + 1000));
+
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(expected, Count(reader));
+        Assert.IsTrue(reader.Health.Truncated);
+        Assert.AreEqual(1, reader.Health.Warnings.Count);
+        Assert.AreEqual(cut.Offset, reader.Health.Warnings[0].Offset);
+        StringAssert.Contains(reader.Health.Warnings[0].Message, "file ends inside a 65536-byte buffer (1000 bytes present)");
+    }
+
+    [TestMethod]
+    public void Truncation_inside_a_buffer_header_is_reported_at_its_offset()
+    {
+        var original = Samples.Bytes(Samples.Powershell);
+        var buffers = RawLayout.Buffers(original);
+        using var copy = TempFile.With(original.AsSpan(0, (int)buffers[3].Offset + 10));
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(buffers.Take(3).Sum(b => RawLayout.Records(original, b).Count), Count(reader));
+        Assert.IsTrue(reader.Health.Truncated);
+        Assert.AreEqual(buffers[3].Offset, reader.Health.Warnings[0].Offset);
+    }
+
+    [TestMethod]
+    [DataRow(0xFFFF, "runs past the buffer's end", DisplayName = "record size past the buffer end")]
+    [DataRow(4, "smaller than its", DisplayName = "record size below its header")]
+    [DataRow(-1, "unknown record header type 119", DisplayName = "unknown header kind")]
+    public void A_damaged_record_loses_only_the_rest_of_its_buffer(int newSize, string reason)
+    {
+        var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);
+        var buffers = RawLayout.Buffers(original);
+        var buffer = buffers[7];
+        var records = RawLayout.Records(original, buffer);
+        var target = records[10];
+        int total = buffers.Sum(b => RawLayout.Records(original, b).Count);
+
+        using var copy = Samples.Copy(Samples.ShutdownPerfDiagLogger, bytes =>
+        {
+            var r = bytes.AsSpan((int)target.Offset);
+            if (newSize < 0) r[2] = 119;
+            else BinaryPrimitives.WriteUInt16LittleEndian(r[(target.HeaderType is 1 or 2 or 3 or 4 or 16 or 17 ? 4 : 0)..], (ushort)newSize);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(total - (records.Count - 10), Count(reader));
+        Assert.AreEqual(1L, reader.Health.DamagedBuffers);
+        Assert.AreEqual(buffer.Offset, reader.Health.Warnings.Single().Offset);
+        StringAssert.Contains(reader.Health.Warnings[0].Message, $"record at buffer offset 0x{target.Offset - buffer.Offset:X}");
+        StringAssert.Contains(reader.Health.Warnings[0].Message, reason);
+    }
+
+    [TestMethod]
+    public void An_impossible_buffer_size_loses_that_buffer_and_reading_resumes_at_the_next()
+    {
+        var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);
+        var buffers = RawLayout.Buffers(original);
+        using var copy = Samples.Copy(Samples.ShutdownPerfDiagLogger, bytes =>
+        {
+            BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan((int)buffers[30].Offset), 0xFFFF_FFF0);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(buffers.Where((_, i) => i != 30).Sum(b => RawLayout.Records(original, b).Count), Count(reader));
+        Assert.AreEqual(buffers[30].Offset, reader.Health.Warnings.Single().Offset);
+        StringAssert.Contains(reader.Health.Warnings[0].Message, "buffer size 4294967280 is impossible; buffer skipped");
+    }
+
+    [TestMethod]
+    public void An_impossible_buffer_size_in_a_compressed_file_ends_the_file_there()
+    {
+        var original = Samples.Bytes(Samples.NetX64);
+        var buffers = RawLayout.Buffers(original);
+        using var copy = Samples.Copy(Samples.NetX64, bytes =>
+        {
+            BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan((int)buffers[200].Offset), 3);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(buffers.Take(200).Sum(b => RecordsOfCompressedOrPlain(original, b)), Count(reader));
+        StringAssert.Contains(reader.Health.Warnings.Single().Message, "buffer size 3 is impossible; the rest of the file is not read");
+    }
+
+    [TestMethod]
+    public void A_broken_compressed_buffer_is_skipped_and_the_others_still_decode()
+    {
+        var original = Samples.Bytes(Samples.NetX64);
+        var buffers = RawLayout.Buffers(original);
+        var broken = buffers[100];
+        Assert.IsTrue(broken.IsCompressed);
+        int lost = RecordsOfCompressed(original, broken);
+        using var copy = Samples.Copy(Samples.NetX64, bytes =>
+        {
+            // A match token at the very start of the stream refers back before any output.
+            bytes.AsSpan((int)broken.Offset + BufferHeader.Size, 6).Fill(0xFF);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(179_474 - lost, Count(reader));
+        Assert.AreEqual(359L, reader.Health.CompressedBuffers);
+        Assert.AreEqual(1L, reader.Health.DamagedBuffers);
+        Assert.AreEqual(broken.Offset, reader.Health.Warnings.Single().Offset);
+        StringAssert.Contains(reader.Health.Warnings[0].Message, "compressed buffer is corrupt");
+    }
+
+    [TestMethod]
+    public void An_absurd_decompressed_size_is_refused_before_anything_is_allocated()
+    {
+        var original = Samples.Bytes(Samples.NetX64);
+        var target = RawLayout.Buffers(original)[50];
+        int lost = RecordsOfCompressed(original, target);
+        using var copy = Samples.Copy(Samples.NetX64, bytes =>
+        {
+            BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan((int)target.Offset + 4), 0x7FFF_FFF0);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        Assert.AreEqual(179_474 - lost, Count(reader));
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.IsTrue(allocated < 8 * 1024 * 1024, $"{allocated} bytes allocated");
+        StringAssert.Contains(reader.Health.Warnings.Single().Message, "compressed buffer declares 2147483632 bytes of data (at most 1048576 possible)");
+    }
+
+    [TestMethod]
+    public void An_extended_data_item_larger_than_its_record_is_reported()
+    {
+        var original = Samples.Bytes(Samples.PrimitiveTypes);
+        var buffers = RawLayout.Buffers(original);
+        var (buffer, record) = buffers.SelectMany(b => RawLayout.Records(original, b).Select(r => (b, r)))
+            .First(x => x.r.HeaderType is 18 or 19 && (original[x.r.Offset + 4] & 1) != 0);
+        using var copy = Samples.Copy(Samples.PrimitiveTypes, bytes =>
+        {
+            BinaryPrimitives.WriteUInt16LittleEndian(bytes.AsSpan((int)record.Offset + 80 + 6), 0xFFF0);
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Count(reader);
+        Assert.AreEqual(buffer.Offset, reader.Health.Warnings.Single().Offset);
+        StringAssert.Contains(reader.Health.Warnings[0].Message, "extended data item runs past the record");
+    }
+
+    /// <summary>
+    /// Synthetic: a real first buffer followed by 4,000 compressed buffers, each on its own processor, each a
+    /// short XPRESS stream that expands to a full 1 MiB holding one PerfInfo record. Every one decodes, and the
+    /// merge would hold them all at once (4 GB), so the reader stops at its budget, warns, and finishes.
+    /// </summary>
+    [TestMethod]
+    public void Thousands_of_processors_claiming_large_buffers_stay_within_the_memory_budget()
+    {
+        var first = Samples.Bytes(Samples.Powershell).AsSpan(0, 8192);
+        var bytes = new List<byte>(first.ToArray());
+        const int saved = 1024 * 1024;
+        for (int cpu = 0; cpu < 4000; cpu++)
+        {
+            // 17 literals: a 16-byte PerfInfo64 SampledProfile record and one 0xFF; then a distance-1 match of
+            // 0xFF (end markers) to the end of the buffer.
+            var literals = new byte[17];
+            literals[0] = 2; literals[2] = 17; literals[3] = 0xC0; literals[4] = 16; literals[6] = 46; literals[7] = KernelGroups.PerfInfo;
+            BinaryPrimitives.WriteInt64LittleEndian(literals.AsSpan(8), 12_676_583_967L + cpu);
+            literals[16] = 0xFF;
+            var stream = new List<byte> { 0xFF, 0x7F, 0x00, 0x00 }; // flags: 17 literals (0), 1 match, rest 1
+            stream.AddRange(literals);
+            stream.AddRange(new byte[] { 0x07, 0x00, 0x0F, 0xFF, 0x00, 0x00 });
+            stream.AddRange(BitConverter.GetBytes(saved - BufferHeader.Size - 17 - 3));
+            var header = new byte[BufferHeader.Size];
+            BinaryPrimitives.WriteUInt32LittleEndian(header, (uint)(BufferHeader.Size + stream.Count));
+            BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(4), saved);
+            BinaryPrimitives.WriteUInt16LittleEndian(header.AsSpan(0x28), (ushort)(cpu % 2048));
+            BinaryPrimitives.WriteUInt16LittleEndian(header.AsSpan(0x34), 0x40 | 0x20);
+            bytes.AddRange(header);
+            bytes.AddRange(stream);
+        }
+        using var reader = EtlReader.Open(bytes.ToArray(), "synthetic-many-processors.etl");
+        int events = Count(reader);
+        Assert.IsTrue(reader.Health.Warnings.Any(w => w.Message.Contains("past 512 MiB", StringComparison.Ordinal)),
+            string.Join("; ", reader.Health.Warnings.Take(3)));
+        Assert.AreEqual(4002L, events + reader.Health.DamagedBuffers, "each buffer either delivered its record or was refused");
+        Assert.IsTrue(reader.Health.DamagedBuffers > 1000);
+    }
+
+    [TestMethod]
+    public void In_memory_traces_read_like_files()
+    {
+        using var fromFile = EtlReader.Open(Samples.PathOf(Samples.Powershell));
+        using var fromMemory = EtlReader.Open(Samples.Bytes(Samples.Powershell), "powershell.etl");
+        Assert.AreEqual(fromFile.Header, fromMemory.Header);
+        Assert.AreEqual(Count(fromFile), Count(fromMemory));
+        var e = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(ReadOnlyMemory<byte>.Empty, "nothing.etl"));
+        Assert.AreEqual("nothing.etl", e.FilePath);
+    }
+
+    private static int Count(EtlReader reader)
+    {
+        int n = 0;
+        foreach (var e in reader.ReadEvents())
+        {
+            n++;
+            _ = e.Payload.Length + e.ExtendedData.Length;
+        }
+        return n;
+    }
+
+    private static int RecordsOfCompressedOrPlain(byte[] file, RawBuffer buffer) =>
+        buffer.IsCompressed ? RecordsOfCompressed(file, buffer) : RawLayout.Records(file, buffer).Count;
+
+    private static int RecordsOfCompressed(byte[] file, RawBuffer buffer)
+    {
+        var plain = new byte[buffer.SavedOffset];
+        file.AsSpan((int)buffer.Offset, BufferHeader.Size).CopyTo(plain);
+        var input = file.AsSpan((int)buffer.Offset + BufferHeader.Size, (int)buffer.BufferSize - BufferHeader.Size);
+        Assert.AreEqual(plain.Length - BufferHeader.Size, XpressDecoder.Decompress(input, plain.AsSpan(BufferHeader.Size)));
+        return RawLayout.Records(plain, buffer with { Offset = 0, BufferSize = buffer.SavedOffset }).Count;
+    }
+
+    private static byte[] RandomBytes(Random random, int length)
+    {
+        var bytes = new byte[length];
+        random.NextBytes(bytes);
+        return bytes;
+    }
+
+    private static byte[] WithoutHeaderEvent(byte[] sample)
+    {
+        var bytes = (byte[])sample.Clone();
+        bytes[BufferHeader.Size + 7] = KernelGroups.Thread; // the first record becomes a Thread event
+        return bytes;
+    }
+}
