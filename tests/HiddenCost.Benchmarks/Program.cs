@@ -3,6 +3,7 @@ using HiddenCost.Benchmarks;
 using HiddenCost.Etl;
 using HiddenCost.TestSupport;
 
+if (args is ["spin-wait", ..]) return SpinWaitBenchmark.Run(args[1..]); // Spin-Wait analysis: see SpinWaitBenchmark.cs
 // Usage (README.md beside this file):
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- [--repeats N] [--large-gib G] [--large-dir DIR] [--no-large] [--cpu-time]
 int repeats = 5;

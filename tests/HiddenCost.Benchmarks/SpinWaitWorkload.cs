@@ -1,6 +1,6 @@
 using HiddenCost.Analysis.Tables.SpinWait;
 
-namespace HiddenCost.SpinBench;
+namespace HiddenCost.Benchmarks;
 
 /// <summary>
 /// A synthetic machine's worth of spin-analysis input, made in memory (labelled synthetic: no trace file): threads
@@ -8,14 +8,14 @@ namespace HiddenCost.SpinBench;
 /// frames; a third of them spin code) and switching out for lock waits, yields, Sleep and preemption, with
 /// contentions around some spins. Deterministic for a seed.
 /// </summary>
-internal sealed class SyntheticWorkload
+internal sealed class SpinWaitWorkload
 {
     public const int Processes = 8, ThreadsPerProcess = 16, Stacks = 4096;
 
     private readonly StackFrame[][] _stacks = new StackFrame[Stacks][];
     private ulong _state;
 
-    public SyntheticWorkload(ulong seed)
+    public SpinWaitWorkload(ulong seed)
     {
         _state = seed | 1;
         for (int i = 0; i < Stacks; i++) _stacks[i] = MakeStack(i);
