@@ -260,7 +260,12 @@ public sealed class SpinWaitTracker
         tally.Sites[site] = tally.Sites.GetValueOrDefault(site) + 1;
         var sites = Process(tally.Key.Process).SiteContentions;
         if (!sites.TryGetValue(site, out var list)) sites[site] = list = new();
-        if (list.Count == 0 || list[^1].Lock != tally || list[^1].Time != t) list.Add((t, tally));
+        if (list.Count > 0 && list[^1].Lock == tally && list[^1].Time == t) return;
+        // Spins inside a contention are noted when they end, a little after later contentions of other threads:
+        // keep the list in time order for the nearest-in-time search.
+        int at = list.Count;
+        while (at > 0 && list[at - 1].Time > t) at--;
+        list.Insert(at, (t, tally));
     }
 
     private LockTally Lock(LockKey key)
