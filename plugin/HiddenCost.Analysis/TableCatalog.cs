@@ -2,6 +2,7 @@ using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.DirectoryNotify;
 using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.EventLog;
 using HiddenCost.Analysis.Tables.SpinWait;
 using HiddenCost.Analysis.Tables.TraceReadiness;
 using HiddenCost.Analysis.Tables.TraceInfo;
@@ -17,8 +18,9 @@ public static class TableCatalog
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(),
         new TraceReadinessAnalysis(session),
-        new DirectoryNotifyAnalysis(session),
         new SpinWaitAnalysis(session),
+        new DirectoryNotifyAnalysis(session),
+        new EventLogRenderAnalysis(session),
     };
 
     public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();

@@ -10,5 +10,10 @@ public sealed record ProcessRef(int Pid, long StartNs, string Name)
 
     public bool IsKnown => Pid >= 0;
 
+    /// <summary>Identity is (pid, start): the name is a property of that instance, not part of who it is.</summary>
+    public bool Equals(ProcessRef? other) => other is not null && other.Pid == Pid && other.StartNs == StartNs;
+
+    public override int GetHashCode() => HashCode.Combine(Pid, StartNs);
+
     public override string ToString() => $"{Name} ({Pid})";
 }

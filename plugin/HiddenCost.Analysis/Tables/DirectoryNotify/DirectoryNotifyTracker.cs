@@ -105,8 +105,9 @@ public sealed class DirectoryNotifyTracker
     public void DemandZero(long t, ProcessRef process)
     {
         ulong previous = 0;
-        foreach (var h in _active)
+        for (int i = 0; i < _active.Count; i++)
         {
+            var h = _active[i];
             if (h.Directory == previous || h.Process == process) continue;
             previous = h.Directory;
             Counts(process, h.Directory).DemandZeroFaults++;
@@ -160,8 +161,7 @@ public sealed class DirectoryNotifyTracker
     private void Record(long t, FileChangeKind kind, ProcessRef process, string? path, ulong fileKey)
     {
         if (_active.Count == 0) return;
-        bool needsLater = path is null || _active.Any(h => !_names.ContainsKey(h.Directory));
-        if (!needsLater)
+        if (path is not null && ActiveDirectoriesNamed())
         {
             Place(t, kind, process, path, fromDeferred: false);
             return;
@@ -179,9 +179,10 @@ public sealed class DirectoryNotifyTracker
             return;
         }
         ulong counted = 0;
-        IEnumerable<WatchHandle> candidates = fromDeferred ? _allHandles : _active;
-        foreach (var h in candidates)
+        var candidates = fromDeferred ? _allHandles : _active;
+        for (int i = 0; i < candidates.Count; i++)
         {
+            var h = candidates[i];
             if (h.Directory == counted || t < h.FirstArmNs || t >= h.EndNs) continue;
             if (!_names.TryGetValue(h.Directory, out var directory) || !IsInside(path, directory)) continue;
             counted = h.Directory;
@@ -194,6 +195,13 @@ public sealed class DirectoryNotifyTracker
                 case FileChangeKind.Rename: c.Renames++; break;
             }
         }
+    }
+
+    private bool ActiveDirectoriesNamed()
+    {
+        for (int i = 0; i < _active.Count; i++)
+            if (!_names.ContainsKey(_active[i].Directory)) return false;
+        return true;
     }
 
     private static bool IsInside(string path, string directory)

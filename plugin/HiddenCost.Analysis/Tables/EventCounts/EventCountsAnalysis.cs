@@ -1,6 +1,7 @@
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
+using HiddenCost.Etl.Decoding;
 using HiddenCost.Etl.Reading;
 using HiddenCost.Etl.Records;
 
@@ -27,7 +28,6 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     // Stack events follow their event closely but not always on the same processor: search the last few hundred.
     private const int RingSize = 256;
-    private const int StackTraceExt32 = 5, StackTraceExt64 = 6, EventSchemaTl = 11, ProviderTraits = 12, StackKey32 = 17, StackKey64 = 18;
 
     private readonly Dictionary<RowKey, Counter> _rows = new();
     private readonly Recent[] _recent = new Recent[RingSize];
@@ -89,8 +89,9 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     private static bool HasStackItem(ReadOnlySpan<byte> ext)
     {
-        foreach (var (type, _) in new ExtendedItems(ext))
-            if (type is StackTraceExt32 or StackTraceExt64 or StackKey32 or StackKey64) return true;
+        foreach (var item in new ExtendedData(ext))
+            if (item.Type is ExtendedDataType.StackTrace32 or ExtendedDataType.StackTrace64
+                or ExtendedDataType.StackKey32 or ExtendedDataType.StackKey64) return true;
         return false;
     }
 
@@ -98,14 +99,15 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     private static (string? Provider, string? Event) TraceLoggingNames(ReadOnlySpan<byte> ext)
     {
         string? provider = null, name = null;
-        foreach (var (type, data) in new ExtendedItems(ext))
+        foreach (var item in new ExtendedData(ext))
         {
-            if (type == ProviderTraits && data.Length > 2)
+            var data = item.Data;
+            if (item.Type == ExtendedDataType.ProviderTraits && data.Length > 2)
             {
                 int at = 2;
                 provider = PayloadReader.ReadAnsiString(data, ref at);
             }
-            else if (type == EventSchemaTl && data.Length > 2)
+            else if (item.Type == ExtendedDataType.EventSchemaTraceLogging && data.Length > 2)
             {
                 int at = 2;
                 while (at < data.Length && (data[at] & 0x80) != 0) at++; // event tags: high bit = more follow

@@ -1,0 +1,55 @@
+using HiddenCost.Analysis.Common;
+
+namespace HiddenCost.Analysis.Tables.EventLog;
+
+/// <summary>
+/// One tracked MS-EVEN6 call, client or server side, while it is open. A server call collects what serving it
+/// cost (on-CPU time, registry operations, file reads of its thread); a client call knows who asked. Matched
+/// calls point at each other through <see cref="Peer"/>.
+/// </summary>
+internal sealed class Even6Call(RpcSide side, ProcessRef process, int threadId, int opnum, int protocol, long startNs)
+{
+    public const long Open = -1;
+
+    public RpcSide Side { get; } = side;
+    public ProcessRef Process { get; } = process;
+    public int ThreadId { get; } = threadId;
+    public int Opnum { get; } = opnum;
+    public Even6CallKind Kind { get; } = Even6.KindOf(opnum);
+    /// <summary>RPC protocol sequence (1 TCP, 2 named pipes, 3 LRPC, 4 HTTP); 0 when unknown.</summary>
+    public int Protocol { get; } = protocol;
+    public long StartNs { get; } = startNs;
+    public long StopNs { get; set; } = Open;
+    /// <summary>True when the trace ended before the call did.</summary>
+    public bool Unfinished { get; set; }
+    public Even6Call? Peer { get; set; }
+
+    // Server side: the serving thread's work inside the call.
+    public long CpuNs { get; set; }
+    public long RegistryOps { get; set; }
+    /// <summary>Bytes read per file key; null until the thread reads.</summary>
+    public Dictionary<ulong, long>? Reads { get; private set; }
+
+    // Client side: the WMI client a provider host's call serves.
+    public ProcessRef? OnBehalfOf { get; init; }
+    public string? WmiQuery { get; init; }
+
+    public bool IsOpen => StopNs == Open;
+
+    public void AddRead(ulong fileKey, long bytes)
+    {
+        Reads ??= new Dictionary<ulong, long>(1);
+        Reads[fileKey] = Reads.GetValueOrDefault(fileKey) + bytes;
+    }
+
+    /// <summary>True when a server call with <paramref name="server"/>'s opnum and protocol may serve this client call.</summary>
+    public bool CanBeServedBy(Even6Call server) =>
+        Opnum == server.Opnum && StartNs <= server.StartNs
+        && (Protocol == 0 || server.Protocol == 0 || Protocol == server.Protocol);
+
+    public static void Link(Even6Call client, Even6Call server)
+    {
+        client.Peer = server;
+        server.Peer = client;
+    }
+}

@@ -1,0 +1,123 @@
+namespace HiddenCost.Analysis.Tables.EventLog;
+
+/// <summary>
+/// Matches client calls to the service's server calls. No event carries the client's identity across the
+/// process boundary, so a server call is matched to a client call on the same opnum (and protocol) that
+/// nests it: client start ≤ server start ≤ server stop ≤ client stop. A server call takes the earliest waiting
+/// client at its start (requests are served in arrival order); when a client returns while its server call is
+/// still running the guess was wrong, and it trades servers with a waiting client whose finished server call
+/// nests in it. Finished pairs (or lone calls) are handed back to be counted, so memory holds only open calls.
+/// </summary>
+internal sealed class Even6CallMatcher
+{
+    /// <summary>Open client calls in start order; a call whose stop was lost would stay forever, so the list is bounded.</summary>
+    private const int MaxOpenClients = 65_536;
+
+    private readonly List<Even6Call> _openClients = new();
+    private readonly List<Even6Call> _unmatchedServers = new();
+
+    /// <summary>Client calls dropped because too many were open (their stop events were lost).</summary>
+    public long DroppedClients { get; private set; }
+
+    public void ClientStarted(Even6Call client, Action<Even6Call, Even6Call?> finished)
+    {
+        if (_openClients.Count >= MaxOpenClients)
+        {
+            var oldest = _openClients[0];
+            _openClients.RemoveAt(0);
+            DroppedClients++;
+            if (oldest.Peer is { } server)
+            {
+                server.Peer = null;
+                if (server.IsOpen) _unmatchedServers.Add(server);
+                else finished(server, null);
+            }
+        }
+        _openClients.Add(client);
+    }
+
+    public void ServerStarted(Even6Call server)
+    {
+        var client = EarliestWaiting(server);
+        if (client is not null) Even6Call.Link(client, server);
+        else _unmatchedServers.Add(server);
+    }
+
+    /// <summary>A server call stopped; an unmatched one that still finds no waiting client is finished alone.</summary>
+    public void ServerStopped(Even6Call server, Action<Even6Call, Even6Call?> finished)
+    {
+        if (server.Peer is not null) return; // counted when its client returns
+        _unmatchedServers.Remove(server);
+        var client = EarliestWaiting(server);
+        if (client is not null) Even6Call.Link(client, server);
+        else finished(server, null);
+    }
+
+    /// <summary>A client call returned: it is finished with the server call that nests in it, or alone.</summary>
+    public void ClientStopped(Even6Call client, Action<Even6Call, Even6Call?> finished)
+    {
+        if (!_openClients.Remove(client)) return;
+        if (client.Peer is null || client.Peer.IsOpen) Repair(client);
+        var server = client.Peer;
+        if (server is { IsOpen: true })
+        {
+            // Its server call outlives it, so it cannot be its server; that call waits for another client.
+            server.Peer = null;
+            client.Peer = null;
+            _unmatchedServers.Add(server);
+            server = null;
+        }
+        finished(client, server);
+    }
+
+    /// <summary>The trace ended: everything still open is finished as it stands, up to the end.</summary>
+    public void EndOfTrace(long traceEndNs, Action<Even6Call, Even6Call?> finished)
+    {
+        foreach (var call in _openClients.Concat(_openClients.Select(c => c.Peer)).Concat(_unmatchedServers))
+            if (call is { IsOpen: true })
+            {
+                call.StopNs = Math.Max(traceEndNs, call.StartNs);
+                call.Unfinished = true;
+            }
+        foreach (var server in _unmatchedServers.ToArray())
+        {
+            var client = EarliestWaiting(server);
+            if (client is null) continue;
+            Even6Call.Link(client, server);
+            _unmatchedServers.Remove(server);
+        }
+        foreach (var client in _openClients) finished(client, client.Peer);
+        foreach (var server in _unmatchedServers) finished(server, null);
+        _openClients.Clear();
+        _unmatchedServers.Clear();
+    }
+
+    private Even6Call? EarliestWaiting(Even6Call server)
+    {
+        foreach (var c in _openClients)
+            if (c.Peer is null && c.CanBeServedBy(server)) return c;
+        return null;
+    }
+
+    /// <summary>
+    /// Gives <paramref name="client"/> a finished server call that nests in it, taken from another waiting
+    /// client (the one whose server finished last, as a client returns right after its server); that client
+    /// gets <paramref name="client"/>'s running server call when it may, else waits for another.
+    /// </summary>
+    private void Repair(Even6Call client)
+    {
+        var current = client.Peer;
+        Even6Call? donor = null;
+        foreach (var other in _openClients)
+        {
+            if (other.Peer is not { IsOpen: false } finishedServer || !client.CanBeServedBy(finishedServer)) continue;
+            if (current is not null && !other.CanBeServedBy(current)) continue;
+            if (donor is null || finishedServer.StopNs > donor.Peer!.StopNs) donor = other;
+        }
+        if (donor is null) return;
+        var taken = donor.Peer!;
+        Even6Call.Link(client, taken);
+        if (current is not null) Even6Call.Link(donor, current);
+        else donor.Peer = null;
+    }
+}

@@ -1,0 +1,49 @@
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tables.EventLog;
+
+/// <summary>
+/// Says in plain words what the table could not see and why, naming the profile that records it; a table
+/// without rows always says which of its events were missing.
+/// </summary>
+internal sealed class EventLogNotes(Table table)
+{
+    private static readonly string Record = $"record with `wpr -start {EventLogTables.Profile}`";
+
+    public void Add(EventLogFacts f)
+    {
+        var services = string.Join(", ", f.Services.Select(s => s.ToString()));
+        if (f.Services.Count == 0 && f.Even6Events == 0)
+            table.AddNote($"No EventLog service process (svchost.exe with `-s EventLog` or that loaded wevtsvc.dll) and no MS-EVEN6 RPC calls in the trace: {Record} (process rundown, Microsoft-Windows-RPC, WMI-Activity, registry, file I/O and context switches).");
+        else if (f.Services.Count == 0)
+            table.AddNote($"MS-EVEN6 RPC calls are in the trace but no EventLog service process is (no process or image rundown naming svchost.exe -s EventLog or wevtsvc.dll), so no service cost can be charged: {Record}.");
+        else if (f.RpcCallEvents == 0)
+            table.AddNote($"The EventLog service ({services}) is in the trace but no Microsoft-Windows-RPC call events are, so nobody's reads can be seen: {Record}.");
+        else if (f.Even6Events == 0)
+            table.AddNote($"The EventLog service ({services}) and RPC call events are in the trace, but no MS-EVEN6 call: nobody read an event log through the service while it was recorded.");
+
+        if (f.Even6Events > 0 && f.ContextSwitches == 0)
+            table.AddNote($"No context-switch events: Service CPU and CPU per Message are empty; {Record}.");
+        if (f.Even6Events > 0 && f.RegistryEvents == 0)
+            table.AddNote($"No Registry events: Registry Ops are empty; {Record}.");
+        if (f.Even6Events > 0 && f.FileReads == 0)
+            table.AddNote($"No FileIo read events: Evtx Read is empty and logs cannot be named; {Record}.");
+        if (f.WmiHostCallsWithoutQuery > 0)
+            table.AddNote(f.WmiEvents == 0
+                ? $"{f.WmiHostCallsWithoutQuery:N0} calls came from a WMI provider host but the trace has no WMI-Activity events, so On Behalf Of is empty; {Record}."
+                : $"{f.WmiHostCallsWithoutQuery:N0} calls came from a WMI provider host with no Win32_NTLogEvent query (WMI-Activity event 11) before them; On Behalf Of is empty for them.");
+
+        if (f.ForeignServerCalls > 0)
+            table.AddNote($"{f.ForeignServerCalls:N0} MS-EVEN6 server calls were logged by processes not identified as the EventLog service and are not counted.");
+        if (f.ClientOnlyCalls > 0)
+            table.AddNote($"{f.ClientOnlyCalls:N0} client calls had no matching call in the EventLog service (rows without service figures): the service's RPC events are missing or the call went to another computer.");
+        if (f.ServerOnlyCalls > 0)
+            table.AddNote($"{f.ServerOnlyCalls:N0} service calls matched no client call and are shown with Process Unknown.");
+        if (f.UnfinishedCalls > 0)
+            table.AddNote($"{f.UnfinishedCalls:N0} calls had not finished when the trace ended; their cost counts up to the end of the trace.");
+        if (f.UnnamedReadBytes > 0)
+            table.AddNote($"{f.UnnamedReadBytes / EventLogTables.BytesPerMegabyte:0.###} MB read by the service inside calls from files the trace never named (no FileIo name or rundown events) are not in Evtx Read.");
+        if (f.DroppedClientCalls > 0)
+            table.AddNote($"{f.DroppedClientCalls:N0} client calls never returned (lost RPC stop events) and were dropped.");
+    }
+}

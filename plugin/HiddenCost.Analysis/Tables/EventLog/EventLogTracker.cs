@@ -1,0 +1,305 @@
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tables.EventLog;
+
+/// <summary>
+/// The Event Log Render Cost analysis without ETW types: fed decoded facts in time order (processes, image
+/// loads, context switches, MS-EVEN6 RPC calls, registry and file events, WMI-Activity queries), it finds the
+/// EventLog service, matches its server calls to client calls, charges each call the serving thread's CPU,
+/// registry operations and .evtx reads, and builds the table with notes on whatever the trace lacks.
+/// </summary>
+public sealed class EventLogTracker
+{
+    /// <summary>RPC calls open on one thread beyond this depth mean stop events were lost; the oldest go.</summary>
+    private const int MaxOpenRpcPerThread = 32;
+    private const int MaxActiveWmiQueries = 256;
+
+    private readonly Dictionary<int, ProcessRef> _processes = new();
+    private readonly Dictionary<int, ProcessRef> _services = new();
+    private readonly List<ProcessRef> _everServices = new();
+    private readonly Dictionary<int, string> _lateNames = new();
+    private readonly RunningThreads _running = new();
+    private readonly Dictionary<(int Thread, RpcSide Side), List<Even6Call?>> _rpcOpen = new();
+    private readonly Dictionary<int, Even6Call> _serving = new();
+    private readonly Even6CallMatcher _matcher = new();
+    private readonly RenderCostRows _rows = new();
+    private readonly Dictionary<(int Pid, int Thread), ulong> _threadLog = new();
+    private readonly Dictionary<int, ulong> _processLog = new();
+    private readonly Dictionary<ulong, string> _evtxNames = new();
+    private readonly HashSet<ulong> _otherFiles = new();
+    private readonly Dictionary<ulong, ulong> _objectOfKey = new();
+    private readonly List<(long Time, ProcessRef Client, string Query)> _wmiQueries = new();
+    private readonly Action<Even6Call, Even6Call?> _finished;
+    private readonly Func<int, long, ProcessRef>? _processAt;
+
+    private long _rpcCallEvents, _even6Events, _foreignServerCalls, _registryEvents, _fileReads, _wmiEvents;
+    private long _clientOnly, _serverOnly, _unfinished;
+
+    /// <param name="processAt">
+    /// The process instance with an id at a time, when the pipeline keeps them (so rows name processes as the other
+    /// tables do); asked again when the table is built, when rundown at the end has named every process. Without it
+    /// the tracker names processes from the process facts it is fed.
+    /// </param>
+    public EventLogTracker(Func<int, long, ProcessRef>? processAt = null)
+    {
+        _finished = Finished;
+        _processAt = processAt;
+    }
+
+    /// <summary>A process start or start rundown (Process Start/DCStart) with its image file name and command line.</summary>
+    public void ProcessStart(long t, int pid, string imageName, string commandLine)
+    {
+        var process = new ProcessRef(pid, t, NameOf(imageName));
+        _processes[pid] = process;
+        if (EventLogService.IsServiceCommandLine(imageName, commandLine)) AddService(process);
+        else _services.Remove(pid);
+    }
+
+    /// <summary>
+    /// A process end or end rundown (Process End/DCEnd). Traces whose rundown comes only at the end name their
+    /// processes here, after their calls: the name and the service's identity are taken from it too.
+    /// </summary>
+    public void ProcessEnd(long t, int pid, string imageName, string commandLine)
+    {
+        if (!_processes.TryGetValue(pid, out var process) || process.Name == ProcessRef.Unknown.Name)
+            _lateNames[pid] = NameOf(imageName);
+        if (EventLogService.IsServiceCommandLine(imageName, commandLine)) AddService(ProcessOf(pid));
+    }
+
+    /// <summary>An image load, unload or rundown in <paramref name="pid"/>: <c>wevtsvc.dll</c> marks the EventLog service's svchost.</summary>
+    public void Image(long t, int pid, string imagePath)
+    {
+        if (!EventLogService.IsServiceDll(imagePath) || _services.ContainsKey(pid)) return;
+        var process = ProcessOf(pid);
+        var name = process.Name == ProcessRef.Unknown.Name ? _lateNames.GetValueOrDefault(pid) : process.Name;
+        if (name is null || EventLogService.IsHost(name)) AddService(process);
+    }
+
+    /// <summary>A context switch on <paramref name="cpu"/>: charges the thread leaving it for the server call it serves.</summary>
+    public void ContextSwitch(long t, int cpu, int newThreadId, int oldThreadId)
+    {
+        long? since = _running.Switch(t, cpu, newThreadId, oldThreadId);
+        if (since is { } s && oldThreadId != 0 && _serving.TryGetValue(oldThreadId, out var call))
+            call.CpuNs += t - Math.Max(s, call.StartNs);
+    }
+
+    /// <summary>Microsoft-Windows-RPC event 5 (client) or 6 (server): a call starts on <paramref name="threadId"/>.</summary>
+    public void RpcCallStart(long t, int cpu, int pid, int threadId, RpcSide side, Guid interfaceId, int opnum, int protocol)
+    {
+        _rpcCallEvents++;
+        Even6Call? call = null;
+        if (interfaceId == Even6.InterfaceId)
+        {
+            _even6Events++;
+            if (Even6.KindOf(opnum) != Even6CallKind.Untracked) call = side == RpcSide.Server ? StartServer(t, cpu, pid, threadId, opnum, protocol) : StartClient(t, pid, threadId, opnum, protocol);
+        }
+        if (!_rpcOpen.TryGetValue((threadId, side), out var open)) _rpcOpen[(threadId, side)] = open = new List<Even6Call?>(2);
+        if (open.Count >= MaxOpenRpcPerThread) open.RemoveAt(0);
+        open.Add(call);
+    }
+
+    /// <summary>Microsoft-Windows-RPC event 7 (client) or 8 (server): the innermost open call of that side on the thread stops.</summary>
+    public void RpcCallStop(long t, int cpu, int pid, int threadId, RpcSide side)
+    {
+        _rpcCallEvents++;
+        if (!_rpcOpen.TryGetValue((threadId, side), out var open) || open.Count == 0) return;
+        var call = open[^1];
+        open.RemoveAt(open.Count - 1);
+        if (call is null) return;
+        call.StopNs = t;
+        if (side == RpcSide.Client)
+        {
+            _matcher.ClientStopped(call, _finished);
+            return;
+        }
+        if (_running.RunningSince(cpu, threadId) is { } since) call.CpuNs += t - Math.Max(since, call.StartNs);
+        if (_serving.TryGetValue(threadId, out var serving) && serving == call) _serving.Remove(threadId);
+        _matcher.ServerStopped(call, _finished);
+    }
+
+    /// <summary>A kernel Registry event (group 9) of <paramref name="threadId"/>; <paramref name="opcode"/> is its event type.</summary>
+    public void Registry(long t, int threadId, byte opcode)
+    {
+        _registryEvents++;
+        if (RegistryOperations.IsOperation(opcode) && _serving.TryGetValue(threadId, out var call)) call.RegistryOps++;
+    }
+
+    /// <summary>A FileIo Read issued by <paramref name="threadId"/>.</summary>
+    public void FileRead(long t, int threadId, ulong fileObject, ulong fileKey, long bytes)
+    {
+        _fileReads++;
+        if (!_serving.TryGetValue(threadId, out var call)) return;
+        ulong key = fileKey != 0 ? fileKey : fileObject;
+        if (fileObject != 0 && fileObject != key) _objectOfKey[key] = fileObject;
+        call.AddRead(key, bytes);
+    }
+
+    /// <summary>A FileIo name event (Name, FileCreate, FileRundown): a file key or object → its NT path.</summary>
+    public void FileName(ulong key, string path)
+    {
+        if (key == 0) return;
+        if (!EvtxLogName.IsEvtx(path))
+        {
+            NotALog(key);
+            return;
+        }
+        _evtxNames[key] = path;
+        _otherFiles.Remove(key);
+    }
+
+    /// <summary>A name event named the file <paramref name="key"/> with a path that is no .evtx file (callers need not make the string).</summary>
+    public void NotALog(ulong key)
+    {
+        if (key == 0) return;
+        // Only whether a key is a log matters; past a million other files the rest stay unknown (not counted as logs).
+        if (_evtxNames.Remove(key) || _otherFiles.Count < 1_000_000) _otherFiles.Add(key);
+    }
+
+    /// <summary>WMI-Activity event 11: an operation starts for <paramref name="clientPid"/>; Win32_NTLogEvent queries are remembered.</summary>
+    public void WmiOperationStart(long t, string operation, int clientPid)
+    {
+        _wmiEvents++;
+        if (!WmiEventLogQuery.IsEventLogQuery(operation)) return;
+        if (_wmiQueries.Count >= MaxActiveWmiQueries) _wmiQueries.RemoveAt(0);
+        _wmiQueries.Add((t, Identity(clientPid, t), WmiEventLogQuery.QueryText(operation)));
+    }
+
+    /// <summary>Finishes calls still open at <paramref name="traceEndNs"/> and builds the table.</summary>
+    public Table Build(long traceEndNs)
+    {
+        foreach (var (thread, call) in _serving)
+            if (_running.RunningSince(thread) is { } since) call.CpuNs += Math.Max(0, traceEndNs - Math.Max(since, call.StartNs));
+        _matcher.EndOfTrace(traceEndNs, _finished);
+        _serving.Clear();
+        _rpcOpen.Clear();
+
+        var serviceIds = _everServices.Select(p => p.Pid).ToHashSet();
+        var table = _rows.Build(NameOfFile, serviceIds.Contains, Final,
+            cpuKnown: _running.Switches > 0, registryKnown: _registryEvents > 0, readsKnown: _fileReads > 0, out var counts);
+        new EventLogNotes(table).Add(new EventLogFacts(
+            _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
+            _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients));
+        return table;
+    }
+
+    private Even6Call? StartServer(long t, int cpu, int pid, int threadId, int opnum, int protocol)
+    {
+        // A process already known not to be the service (another one is) never serves; one not yet known may
+        // turn out to be it when rundown at the end names it, so its calls are kept and judged when the table is built.
+        if (!_services.TryGetValue(pid, out var service))
+        {
+            if (_services.Count > 0 && _processes.TryGetValue(pid, out var known) && known.Name != ProcessRef.Unknown.Name)
+            {
+                _foreignServerCalls++;
+                return null;
+            }
+            service = ProcessOf(pid);
+        }
+        var call = new Even6Call(RpcSide.Server, service, threadId, opnum, protocol, t);
+        _running.Seen(t, cpu, threadId);
+        _serving[threadId] = call;
+        _matcher.ServerStarted(call);
+        return call;
+    }
+
+    private Even6Call? StartClient(long t, int pid, int threadId, int opnum, int protocol)
+    {
+        if (_services.ContainsKey(pid)) return null;
+        var process = Identity(pid, t);
+        // Whether the client is a WMI provider host is judged when the table is built (end rundown may name it
+        // only then); every call remembers the latest Win32_NTLogEvent query started before it.
+        ProcessRef? onBehalfOf = null;
+        string? query = null;
+        for (int i = _wmiQueries.Count - 1; i >= 0; i--)
+        {
+            if (_wmiQueries[i].Time > t) continue;
+            (onBehalfOf, query) = (_wmiQueries[i].Client, _wmiQueries[i].Query);
+            break;
+        }
+        var call = new Even6Call(RpcSide.Client, process, threadId, opnum, protocol, t) { OnBehalfOf = onBehalfOf, WmiQuery = query };
+        _matcher.ClientStarted(call, _finished);
+        return call;
+    }
+
+    /// <summary>A finished call (client with its server, client alone, or server alone) goes into its row.</summary>
+    private void Finished(Even6Call call, Even6Call? server)
+    {
+        if (call.Side == RpcSide.Server)
+        {
+            server = call;
+            _serverOnly++;
+        }
+        else if (server is null)
+        {
+            _clientOnly++;
+        }
+        if (call.Unfinished || server is { Unfinished: true }) _unfinished++;
+
+        var client = call.Side == RpcSide.Client ? call : null;
+        ulong log = server is null ? 0 : LogRead(server);
+        if (client is not null)
+        {
+            var thread = (client.Process.Pid, client.ThreadId);
+            if (log != 0)
+            {
+                _threadLog[thread] = log;
+                _processLog[client.Process.Pid] = log;
+            }
+            else if (!_threadLog.TryGetValue(thread, out log))
+            {
+                log = _processLog.GetValueOrDefault(client.Process.Pid);
+            }
+        }
+        long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
+        long last = Math.Max(call.StopNs, server?.StopNs ?? long.MinValue);
+        _rows.Add(client?.Process, client?.OnBehalfOf, client?.WmiQuery, log, call, server, first, last);
+    }
+
+    /// <summary>The file a server call read most of, leaving out files already known not to be logs.</summary>
+    private ulong LogRead(Even6Call server)
+    {
+        if (server.Reads is not { } reads) return 0;
+        ulong best = 0;
+        long most = -1;
+        foreach (var (file, bytes) in reads)
+        {
+            if (_otherFiles.Contains(file) && !_evtxNames.ContainsKey(file)) continue;
+            if (bytes > most) (best, most) = (file, bytes);
+        }
+        return best;
+    }
+
+    private string? NameOfFile(ulong key)
+    {
+        if (_evtxNames.TryGetValue(key, out var name)) return name;
+        if (_objectOfKey.TryGetValue(key, out var obj) && _evtxNames.TryGetValue(obj, out name)) return name;
+        return _otherFiles.Contains(key) || (obj != 0 && _otherFiles.Contains(obj)) ? "" : null;
+    }
+
+    /// <summary>The process instance a row shows: from the pipeline's state as the whole trace describes it, else from the facts fed.</summary>
+    private ProcessRef Final(ProcessRef process, long timeNs) =>
+        _processAt is not null ? _processAt(process.Pid, timeNs)
+        : process.Name == ProcessRef.Unknown.Name && _lateNames.TryGetValue(process.Pid, out var name) ? process with { Name = name } : process;
+
+    private ProcessRef Identity(int pid, long timeNs) => _processAt?.Invoke(pid, timeNs) ?? ProcessOf(pid);
+
+    private void AddService(ProcessRef process)
+    {
+        _services[process.Pid] = process;
+        if (!_everServices.Contains(process)) _everServices.Add(process);
+    }
+
+    private ProcessRef ProcessOf(int pid)
+    {
+        if (!_processes.TryGetValue(pid, out var p)) _processes[pid] = p = new ProcessRef(pid, long.MinValue, ProcessRef.Unknown.Name);
+        return p;
+    }
+
+    private static string NameOf(string imageName)
+    {
+        var name = EventLogService.FileName(imageName);
+        return name.Length == 0 ? ProcessRef.Unknown.Name : name.ToString();
+    }
+}

@@ -1,0 +1,38 @@
+using HiddenCost.TestSupport;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>The Event Log Render Cost table on the real public traces: none recorded RPC, registry or context switches.</summary>
+[TestClass]
+public sealed class EventLogRealSampleTests
+{
+    private const string Table = "Event Log Render Cost";
+
+    [TestMethod]
+    [DataRow("perfview/net.4.5.2.x64.etl.zip")]
+    [DataRow("perfview/net.4.5.2.x86.etl.zip")]
+    [DataRow("perfview/gcevents.etl.zip")]
+    [DataRow("perfview/SelfDescribingSingleEvent.etl")]
+    [DataRow("etwanalyzer/TraceLoggingTester.etl.zip")]
+    [DataRow("etl-parser/ShutdownPerfDiagLogger.etl")]
+    [DataRow("etl-parser/AMSITrace.etl")]
+    [DataRow("krabsetw/powershell.etl")]
+    public void Real_sample_gives_an_empty_table_whose_note_names_the_profile(string sample)
+    {
+        var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample));
+        Assert.IsNull(result.Error);
+        var table = result[Table];
+        Assert.AreEqual(0, table.Rows.Count);
+        Assert.AreEqual(1, table.Notes.Count, string.Join(" | ", table.Notes));
+        StringAssert.Contains(table.Notes[0], "wpr -start MultiProfile.wprp!EventLog");
+    }
+
+    [TestMethod]
+    [DataRow("perfview/net.4.5.2.x64.etl.zip", "svchost.exe (944)")]
+    [DataRow("etl-parser/ShutdownPerfDiagLogger.etl", "svchost.exe (680)")]
+    public void Sample_with_the_service_but_no_rpc_events_says_so(string sample, string service)
+    {
+        var table = TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample))[Table];
+        StringAssert.StartsWith(table.Notes[0], $"The EventLog service ({service}) is in the trace but no Microsoft-Windows-RPC call events are");
+    }
+}

@@ -1,0 +1,104 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Synthetic.Model;
+using HiddenCost.Synthetic.Scenarios;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>
+/// Event Log Render Cost end to end on synthetic event-log-render traces (written by the project's synthetic
+/// writer with documented layouts), read by the reader, decoded and analysed in the one pass, against the
+/// scenario's ground truth.
+/// </summary>
+[TestClass]
+public sealed class EventLogScenarioTests
+{
+    private const string TableName = "Event Log Render Cost";
+    private const double Tolerance = 0.01;
+
+    private static (AnalysisResult Result, EventLogRenderTruth Truth) Run(EventLogRenderOptions options, TraceBuilderSettings settings)
+    {
+        var scenario = EventLogRender.Generate(options, settings);
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-eventlog-{Guid.NewGuid():N}.etl");
+        scenario.Save(path);
+        try
+        {
+            return (TraceAnalyzer.Analyze(path), scenario.Truth);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    public static IEnumerable<object[]> Variants() =>
+    [
+        ["default, 64-bit, compressed", new EventLogRenderOptions(), new TraceBuilderSettings { Compress = true }],
+        ["smaller, 32-bit, no waits", new EventLogRenderOptions { WmiRenders = 75, ViewerRenders = 31, RendersPerQuery = 10, RenderWaitEvery = 0 },
+            new TraceBuilderSettings { PointerSize = 4 }],
+    ];
+
+    private static void Within(double expected, object? actual, string what)
+    {
+        Assert.IsNotNull(actual, what);
+        double value = (double)actual;
+        Assert.IsTrue(Math.Abs(value - expected) <= Tolerance * Math.Abs(expected), $"{what}: {value} is not within 1% of {expected}");
+    }
+
+    [TestMethod]
+    [DynamicData(nameof(Variants))]
+    public void Table_matches_the_scenario_ground_truth_within_one_percent(string variant, EventLogRenderOptions options, TraceBuilderSettings settings)
+    {
+        var (result, truth) = Run(options, settings);
+        Assert.IsNull(result.Error, variant);
+        var t = result[TableName];
+        Assert.AreEqual(truth.Clients.Count, t.Rows.Count, $"{variant}: {string.Join(" | ", t.Notes)}");
+        Assert.AreEqual(0, t.Notes.Count, $"{variant}: {string.Join(" | ", t.Notes)}");
+        foreach (var c in truth.Clients)
+        {
+            int row = Enumerable.Range(0, t.Rows.Count).Single(r => (long?)t.Cell(r, "PID") == c.Pid);
+            string what = $"{variant}, {c.Process}";
+            Assert.AreEqual(c.Process, t.Cell(row, "Process"), what);
+            Assert.AreEqual(c.OnBehalfOf, t.Cell(row, "On Behalf Of"), what);
+            Assert.AreEqual((long?)c.OnBehalfOfPid, t.Cell(row, "On Behalf Of PID"), what);
+            Assert.AreEqual(c.Log, t.Cell(row, "Log"), what);
+            Assert.AreEqual((long)c.Renders, t.Cell(row, "Renders"), what);
+            Assert.AreEqual((long)c.Queries, t.Cell(row, "Queries"), what);
+            Within(c.ServiceCpuMs, t.Cell(row, "Service CPU (ms)"), what + " Service CPU");
+            Within(c.CpuPerMessageMs, t.Cell(row, "CPU per Message (ms)"), what + " CPU per Message");
+            Assert.AreEqual((long)c.RegistryOps, t.Cell(row, "Registry Ops"), what);
+            Assert.AreEqual(13.0, c.RegistryOpsPerMessage, what + ": the scenario's own figure");
+            Within(c.RegistryOpsPerMessage, t.Cell(row, "Registry Ops per Message"), what + " Registry Ops per Message");
+            Within(c.EvtxReadBytes / (1024.0 * 1024.0), t.Cell(row, "Evtx Read (MB)"), what + " Evtx Read");
+            Within(c.MessagesPerSecond, t.Cell(row, "Messages per Second"), what + " Messages per Second");
+            Assert.AreEqual(c.WmiQuery, t.Cell(row, "WMI Query"), what);
+            Assert.AreEqual(c.FirstNs, t.Cell(row, "First"), what);
+            Assert.AreEqual(c.LastNs, t.Cell(row, "Last"), what);
+        }
+    }
+
+    [TestMethod]
+    public void Registry_work_of_another_svchost_and_other_wmi_clients_is_not_counted()
+    {
+        var (result, truth) = Run(new EventLogRenderOptions { WmiRenders = 60, ViewerRenders = 30 }, new TraceBuilderSettings());
+        var t = result[TableName];
+        Assert.IsTrue(truth.OtherServiceRegistryOps > 0, "the scenario has another svchost reading the registry");
+        long counted = t.Rows.Sum(r => (long)r[t.Spec.IndexOf("Registry Ops")]!);
+        Assert.AreEqual(truth.Clients.Sum(c => (long)c.RegistryOps), counted);
+        var pids = t.Rows.SelectMany(r => new[] { (long?)r[t.Spec.IndexOf("PID")], (long?)r[t.Spec.IndexOf("On Behalf Of PID")] }).ToArray();
+        CollectionAssert.DoesNotContain(pids, (long?)truth.OtherServicePid);
+        CollectionAssert.DoesNotContain(pids, (long?)truth.EventLogServicePid);
+        CollectionAssert.DoesNotContain(pids, (long?)truth.NonEventLogWmiClientPid, "a WMI client that queried something else");
+    }
+
+    [TestMethod]
+    public void Committed_synthetic_sample_shows_the_wmi_host_working_for_the_inventory_agent()
+    {
+        var path = Path.Combine(TestSupport.SharedFolder.RepositoryRoot, "samples", "event-log-render.etl");
+        var t = TraceAnalyzer.Analyze(path)[TableName];
+        int row = Enumerable.Range(0, t.Rows.Count).Single(r => (string?)t.Cell(r, "Process") == "WmiPrvSE.exe");
+        Assert.AreEqual("InventoryAgent.exe", t.Cell(row, "On Behalf Of"));
+        Assert.AreEqual("Application", t.Cell(row, "Log"));
+        Assert.AreEqual(EventLogRender.WmiQueryText, t.Cell(row, "WMI Query"));
+        Assert.AreEqual(13.0, (double)t.Cell(row, "Registry Ops per Message")!, 1e-9);
+    }
+}

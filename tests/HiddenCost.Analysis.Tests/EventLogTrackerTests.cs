@@ -1,0 +1,399 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.EventLog;
+using static HiddenCost.Analysis.Tests.EventLogScript;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>The Event Log Render Cost analysis fed decoded facts directly (no ETW bytes), one behaviour per test.</summary>
+[TestClass]
+public sealed class EventLogTrackerTests
+{
+    private const int Reader = 3000, ReaderThread = 3001, ReaderThread2 = 3002, Agent = 4000, AgentThread = 4001;
+    private const int WmiHost = 5000, WmiHostThread = 5001, Manager = 6000;
+    private const long RenderCpu = 500_000, QueryCpu = 200_000, Chunk = 64 * 1024;
+
+    private static object? Cell(Table t, int row, string column) => t.Cell(row, column);
+
+    private static int Row(Table t, string process, string log) =>
+        Enumerable.Range(0, t.Rows.Count).Single(r => (string?)Cell(t, r, "Process") == process && (string?)Cell(t, r, "Log") == log);
+
+    private static EventLogScript ReaderScript() => new EventLogScript().WithProcesses((Reader, "reader.exe"), (Agent, "agent.exe"),
+        (WmiHost, "WmiPrvSE.exe"), (Manager, "mgmtagent.exe"));
+
+    [TestMethod]
+    public void Renders_are_charged_service_cpu_registry_operations_and_evtx_reads_of_their_log()
+    {
+        var s = ReaderScript();
+        long first = s.Now;
+        for (int q = 0; q < 2; q++)
+        {
+            s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+            for (int i = 0; i < 5; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        }
+        long last = s.Now - 50_000;
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
+        Assert.AreEqual((long)Reader, Cell(table, 0, "PID"));
+        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
+        Assert.IsNull(Cell(table, 0, "On Behalf Of PID"));
+        Assert.AreEqual("Application", Cell(table, 0, "Log"));
+        Assert.AreEqual(10L, Cell(table, 0, "Renders"));
+        Assert.AreEqual(2L, Cell(table, 0, "Queries"));
+        Assert.AreEqual(5.4, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-9, "2 × 0.2 ms queries + 10 × 0.5 ms renders");
+        Assert.AreEqual(0.54, (double)Cell(table, 0, "CPU per Message (ms)")!, 1e-9);
+        Assert.AreEqual(130L, Cell(table, 0, "Registry Ops"), "KCB create/delete and the other svchost's registry work are not counted");
+        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
+        Assert.AreEqual(0.125, Cell(table, 0, "Evtx Read (MB)"));
+        Assert.AreEqual(first, Cell(table, 0, "First"));
+        Assert.AreEqual(last, Cell(table, 0, "Last"));
+        Assert.AreEqual(10 / ((last - first) / 1e9), (double)Cell(table, 0, "Messages per Second")!, 1e-6);
+        Assert.IsNull(Cell(table, 0, "WMI Query"));
+        Assert.AreEqual(0, table.Notes.Count, string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Service_cpu_counts_only_on_cpu_time_inside_the_server_call()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.ContextSwitch(900_000, 2, ServiceThread, 0);                       // running before the call: not counted
+        t.RpcCallStart(1_000_000, 3, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(1_010_000, 2, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(1_110_000, 2, 0, ServiceThread);                     // 100 µs on CPU 2
+        t.ContextSwitch(1_500_000, 0, ServiceThread, 0);                     // waits 390 µs, resumes on CPU 0
+        t.RpcCallStop(1_550_000, 0, ServicePid, ServiceThread, RpcSide.Server); // 50 µs more
+        t.ContextSwitch(1_700_000, 0, 0, ServiceThread);                     // after the call: not counted
+        t.RpcCallStop(1_560_000, 3, Reader, ReaderThread, RpcSide.Client);
+        var table = t.Build(2_000_000);
+        Assert.AreEqual(0.15, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
+    public void Two_clients_calling_concurrently_on_different_service_threads_get_their_own_costs()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        // reader's render (0.3 ms) and agent's render (0.7 ms) overlap; the service takes the agent's request first,
+        // so arrival order alone pairs them wrongly and nesting must put it right.
+        t.RpcCallStart(1_000_000, 2, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(1_001_000, 3, Agent, AgentThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(1_002_000, 0, ServiceThread2, 0);
+        t.RpcCallStart(1_002_000, 0, ServicePid, ServiceThread2, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3); // serves the agent
+        t.ContextSwitch(1_003_000, 1, ServiceThread, 0);
+        t.RpcCallStart(1_003_000, 1, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);  // serves the reader
+        for (int i = 0; i < 13; i++) t.Registry(1_004_000 + i, ServiceThread, RegistryOperations.QueryValue);
+        for (int i = 0; i < 26; i++) t.Registry(1_004_000 + i, ServiceThread2, RegistryOperations.QueryValue);
+        t.RpcCallStop(1_303_000, 1, ServicePid, ServiceThread, RpcSide.Server);
+        t.ContextSwitch(1_303_000, 1, 0, ServiceThread);
+        t.RpcCallStop(1_310_000, 2, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStop(1_702_000, 0, ServicePid, ServiceThread2, RpcSide.Server);
+        t.ContextSwitch(1_702_000, 0, 0, ServiceThread2);
+        t.RpcCallStop(1_710_000, 3, Agent, AgentThread, RpcSide.Client);
+        var table = t.Build(2_000_000);
+
+        Assert.AreEqual(2, table.Rows.Count);
+        int reader = Row(table, "reader.exe", "Unknown"), agent = Row(table, "agent.exe", "Unknown");
+        Assert.AreEqual(0.3, (double)Cell(table, reader, "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(13L, Cell(table, reader, "Registry Ops"));
+        Assert.AreEqual(0.7, (double)Cell(table, agent, "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(26L, Cell(table, agent, "Registry Ops"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("match")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Concurrent_clients_served_in_arrival_order_are_paired_in_that_order()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.RpcCallStart(1_000_000, 2, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStart(1_001_000, 3, Agent, AgentThread, RpcSide.Client, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStart(1_002_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStart(1_003_000, 1, ServicePid, ServiceThread2, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.FileRead(1_004_000, ServiceThread, 0, ApplicationKey, 4096);
+        t.FileRead(1_004_000, ServiceThread2, 0, SystemKey, 8192);
+        t.RpcCallStop(1_800_000, 1, ServicePid, ServiceThread2, RpcSide.Server);
+        t.RpcCallStop(1_900_000, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(1_950_000, 2, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStop(1_960_000, 3, Agent, AgentThread, RpcSide.Client);
+        s.Rundown();
+        var table = t.Build(2_000_000);
+        Assert.AreEqual(4096 / EventLogTables.BytesPerMegabyte, Cell(table, Row(table, "reader.exe", "Application"), "Evtx Read (MB)"));
+        Assert.AreEqual(8192 / EventLogTables.BytesPerMegabyte, Cell(table, Row(table, "agent.exe", "System"), "Evtx Read (MB)"));
+    }
+
+    [TestMethod]
+    public void A_render_still_running_when_the_trace_ends_is_counted_up_to_the_end()
+    {
+        var s = ReaderScript();
+        s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        var t = s.Tracker;
+        long start = s.Now;
+        t.RpcCallStart(start, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(start + 10_000, 0, ServiceThread, 0);
+        t.RpcCallStart(start + 10_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        for (int i = 0; i < 5; i++) t.Registry(start + 20_000 + i, ServiceThread, RegistryOperations.QueryValue);
+        long end = start + 410_000;
+        s.Rundown();
+        var table = t.Build(end);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
+        Assert.AreEqual(1L, Cell(table, 0, "Queries"));
+        Assert.AreEqual("Application", Cell(table, 0, "Log"));
+        Assert.AreEqual(0.2 + 0.4, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(5L, Cell(table, 0, "Registry Ops"));
+        Assert.AreEqual(end, Cell(table, 0, "Last"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 calls had not finished when the trace ended")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void A_client_call_with_no_server_side_gets_a_visible_row_without_service_figures()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.ContextSwitch(10, 0, 77, 0);
+        t.Registry(20, 77, RegistryOperations.Open);
+        t.FileRead(30, 77, 0, 0x99, 10);
+        t.RpcCallStart(1_000_000, 1, Agent, AgentThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 1);
+        t.RpcCallStop(1_500_000, 1, Agent, AgentThread, RpcSide.Client);
+        var table = t.Build(2_000_000);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("agent.exe", Cell(table, 0, "Process"));
+        Assert.AreEqual("Unknown", Cell(table, 0, "Log"));
+        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
+        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
+        Assert.IsNull(Cell(table, 0, "CPU per Message (ms)"));
+        Assert.IsNull(Cell(table, 0, "Registry Ops"));
+        Assert.IsNull(Cell(table, 0, "Evtx Read (MB)"));
+        Assert.AreEqual(1_000_000L, Cell(table, 0, "First"));
+        Assert.AreEqual(1_500_000L, Cell(table, 0, "Last"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call in the EventLog service")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Service_without_rpc_events_gives_an_empty_table_that_names_the_profile()
+    {
+        var s = new EventLogScript().WithProcesses();
+        var t = s.Tracker;
+        t.ContextSwitch(10, 0, ServiceThread, 0);
+        t.Registry(20, ServiceThread, RegistryOperations.QueryValue);
+        var table = t.Build(1_000);
+
+        Assert.AreEqual(0, table.Rows.Count);
+        Assert.AreEqual(1, table.Notes.Count, string.Join(" | ", table.Notes));
+        StringAssert.StartsWith(table.Notes[0], "The EventLog service (svchost.exe (1000)) is in the trace but no Microsoft-Windows-RPC call events are");
+        StringAssert.Contains(table.Notes[0], "wpr -start MultiProfile.wprp!EventLog");
+    }
+
+    [TestMethod]
+    public void Trace_without_service_or_rpc_events_names_the_profile()
+    {
+        var table = new EventLogTracker().Build(1_000);
+        Assert.AreEqual(0, table.Rows.Count);
+        Assert.AreEqual(1, table.Notes.Count);
+        StringAssert.Contains(table.Notes[0], "No EventLog service process");
+        StringAssert.Contains(table.Notes[0], "MultiProfile.wprp!EventLog");
+    }
+
+    [TestMethod]
+    public void Wmi_provider_host_calls_name_the_process_whose_query_they_serve()
+    {
+        var s = ReaderScript();
+        const string Operation = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'";
+        s.Tracker.WmiOperationStart(s.Now - 100_000, @"Start IWbemServices::ExecQuery - root\cimv2 : select * from Win32_Process", Agent);
+        s.Tracker.WmiOperationStart(s.Now - 50_000, Operation, Manager);
+        s.Call(WmiHost, WmiHostThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("WmiPrvSE.exe", Cell(table, 0, "Process"));
+        Assert.AreEqual("mgmtagent.exe", Cell(table, 0, "On Behalf Of"));
+        Assert.AreEqual((long)Manager, Cell(table, 0, "On Behalf Of PID"));
+        Assert.AreEqual("SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'", Cell(table, 0, "WMI Query"));
+        Assert.AreEqual("Application", Cell(table, 0, "Log"));
+        Assert.AreEqual(3L, Cell(table, 0, "Renders"));
+        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
+    }
+
+    [TestMethod]
+    public void A_render_belongs_to_the_log_of_the_same_client_threads_most_recent_query()
+    {
+        var s = ReaderScript();
+        s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        s.Call(Reader, ReaderThread2, Even6.QueryNext, QueryCpu, file: SystemKey, readBytes: Chunk);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread2, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread2, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+
+        Assert.AreEqual(2, table.Rows.Count);
+        Assert.AreEqual(3L, Cell(table, Row(table, "reader.exe", "Application"), "Renders"));
+        Assert.AreEqual(2L, Cell(table, Row(table, "reader.exe", "System"), "Renders"));
+    }
+
+    [TestMethod]
+    public void Service_found_by_its_dll_counts_while_another_svchost_serving_the_interface_does_not()
+    {
+        var t = new EventLogTracker();
+        t.ProcessStart(0, 700, "svchost.exe", @"C:\Windows\system32\svchost.exe -k LocalService");
+        t.Image(0, 700, @"\Device\HarddiskVolume3\Windows\System32\wevtsvc.dll");
+        t.ProcessStart(0, 800, "svchost.exe", @"C:\Windows\system32\svchost.exe -k netsvcs");
+        t.ProcessStart(0, Reader, "reader.exe", "reader.exe");
+        t.ContextSwitch(0, 0, 701, 0);
+        t.ContextSwitch(0, 1, 801, 0);
+        t.RpcCallStart(100, 2, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 1, 800, 801, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(120, 0, 700, 701, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.Registry(130, 801, RegistryOperations.QueryValue);
+        t.Registry(131, 701, RegistryOperations.QueryValue);
+        t.RpcCallStop(1_120, 0, 700, 701, RpcSide.Server);
+        t.RpcCallStop(1_130, 1, 800, 801, RpcSide.Server);
+        t.RpcCallStop(1_200, 2, Reader, ReaderThread, RpcSide.Client);
+        var table = t.Build(2_000);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(1L, Cell(table, 0, "Registry Ops"));
+        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Without_context_switches_service_cpu_is_empty_and_the_note_says_why()
+    {
+        var t = new EventLogTracker();
+        t.ProcessStart(0, ServicePid, "svchost.exe", ServiceCommandLine);
+        t.RpcCallStart(100, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.Registry(120, ServiceThread, RegistryOperations.QueryValue);
+        t.RpcCallStop(200, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(210, 1, Reader, ReaderThread, RpcSide.Client);
+        var table = t.Build(1_000);
+
+        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
+        Assert.AreEqual(1L, Cell(table, 0, "Registry Ops"));
+        Assert.IsNull(Cell(table, 0, "Evtx Read (MB)"));
+        Assert.AreEqual("Unknown", Cell(table, 0, "Process"), "no rundown named the client");
+        Assert.AreEqual((long)Reader, Cell(table, 0, "PID"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No context-switch events") && n.Contains("MultiProfile.wprp!EventLog")));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No FileIo read events")));
+    }
+
+    [TestMethod]
+    public void A_service_call_no_client_made_is_shown_as_unknown()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.ContextSwitch(100, 0, ServiceThread, 0);
+        t.RpcCallStart(100, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 1);
+        t.FileRead(150, ServiceThread, 0, SystemKey, 1024 * 1024);
+        t.RpcCallStop(600, 0, ServicePid, ServiceThread, RpcSide.Server);
+        s.Rundown();
+        var table = t.Build(1_000);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("Unknown", Cell(table, 0, "Process"));
+        Assert.IsNull(Cell(table, 0, "PID"));
+        Assert.AreEqual("System", Cell(table, 0, "Log"));
+        Assert.AreEqual(1L, Cell(table, 0, "Queries"));
+        Assert.AreEqual(1.0, Cell(table, 0, "Evtx Read (MB)"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 service calls matched no client call")));
+    }
+
+    [TestMethod]
+    public void Calls_on_other_interfaces_nested_on_the_same_thread_do_not_unpair_event_log_calls()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        var other = new Guid("12345778-1234-abcd-ef00-0123456789ab");
+        t.ContextSwitch(100, 0, ServiceThread, 0);
+        t.RpcCallStart(100, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(120, 0, ServicePid, ServiceThread, RpcSide.Client, other, 7, 3); // the service calls out
+        t.RpcCallStop(130, 0, ServicePid, ServiceThread, RpcSide.Client);
+        t.RpcCallStop(1_110, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(1_120, 1, Reader, ReaderThread, RpcSide.Client);
+        var table = t.Build(2_000);
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("match")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Rundown_only_at_the_end_still_names_the_service_and_the_client()
+    {
+        var t = new EventLogTracker();
+        t.ContextSwitch(100, 0, ServiceThread, 0);
+        t.RpcCallStart(100, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        for (int i = 0; i < 13; i++) t.Registry(120 + i, ServiceThread, RegistryOperations.QueryValue);
+        t.RpcCallStop(1_110, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(1_120, 1, Reader, ReaderThread, RpcSide.Client);
+        t.ProcessEnd(5_000, ServicePid, "svchost.exe", ServiceCommandLine); // DCEnd rundown
+        t.ProcessEnd(5_000, Reader, "reader.exe", "reader.exe");
+        var table = t.Build(5_000);
+
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
+        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("match") || n.Contains("not identified")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Server_calls_of_a_process_that_never_proves_to_be_the_service_leave_the_client_unserved()
+    {
+        var t = new EventLogTracker();
+        t.ProcessEnd(0, 800, "svchost.exe", @"C:\Windows\system32\svchost.exe -k netsvcs");
+        t.ContextSwitch(100, 0, 801, 0);
+        t.RpcCallStart(100, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(110, 0, 800, 801, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.Registry(120, 801, RegistryOperations.QueryValue);
+        t.RpcCallStop(1_110, 0, 800, 801, RpcSide.Server);
+        t.RpcCallStop(1_120, 1, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStart(2_000, 0, 800, 801, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStop(2_100, 0, 800, 801, RpcSide.Server);
+        var table = t.Build(5_000);
+
+        Assert.AreEqual(1, table.Rows.Count, "the lone server call of a process that is not the service is no row");
+        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
+        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
+        Assert.IsNull(Cell(table, 0, "Registry Ops"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("service calls matched no client")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Wmi_host_calls_without_wmi_activity_events_say_on_behalf_of_is_unknown()
+    {
+        var s = ReaderScript();
+        s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
+        Assert.IsNull(Cell(table, 0, "WMI Query"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 calls came from a WMI provider host but the trace has no WMI-Activity events")
+            && n.Contains("MultiProfile.wprp!EventLog")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Only_wmi_provider_hosts_are_said_to_work_on_behalf_of_a_wmi_client()
+    {
+        var s = ReaderScript();
+        s.Tracker.WmiOperationStart(s.Now - 10, @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent", Manager);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
+        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
+        Assert.IsNull(Cell(table, 0, "WMI Query"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("WMI")), string.Join(" | ", table.Notes));
+    }
+}
