@@ -23,14 +23,3 @@ internal readonly record struct LockKey(ProcessRef Process, LockKeyKind Kind, ul
 
     public static LockKey Unattributed(ProcessRef process) => new(process, LockKeyKind.Unattributed, 0, null);
 }
-
-/// <summary>Lock identity hashed without the process name (which the equality still compares).</summary>
-internal sealed class LockKeyIdentity : IEqualityComparer<LockKey>
-{
-    public static readonly LockKeyIdentity Instance = new();
-
-    public bool Equals(LockKey x, LockKey y) =>
-        x.Kind == y.Kind && x.Id == y.Id && string.Equals(x.Site, y.Site, StringComparison.Ordinal) && ProcessIdentity.Instance.Equals(x.Process, y.Process);
-
-    public int GetHashCode(LockKey k) => HashCode.Combine(k.Process.Pid, k.Process.StartNs, k.Kind, k.Id, k.Site);
-}

@@ -25,8 +25,8 @@ public sealed class SpinWaitTracker
     public const string UnattributedSite = "(unattributed)";
 
     private readonly Dictionary<int, ThreadSpinState> _threads = new();
-    private readonly Dictionary<ProcessRef, ProcessTally> _processes = new(ProcessIdentity.Instance);
-    private readonly Dictionary<LockKey, LockTally> _locks = new(LockKeyIdentity.Instance);
+    private readonly Dictionary<ProcessRef, ProcessTally> _processes = new();
+    private readonly Dictionary<LockKey, LockTally> _locks = new();
     private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
     private long? _intervalNs;
     private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _samples;
@@ -291,14 +291,4 @@ public sealed class SpinWaitTracker
         th.LastSeenNs = t;
         return th;
     }
-}
-
-/// <summary>Process identity without hashing the name on every lookup: (pid, start) spreads well, equality stays full.</summary>
-internal sealed class ProcessIdentity : IEqualityComparer<ProcessRef>
-{
-    public static readonly ProcessIdentity Instance = new();
-
-    public bool Equals(ProcessRef? x, ProcessRef? y) => ReferenceEquals(x, y) || (x is not null && x.Equals(y));
-
-    public int GetHashCode(ProcessRef p) => HashCode.Combine(p.Pid, p.StartNs);
 }
