@@ -20,6 +20,7 @@ public static class TableCatalog
         new TraceReadinessAnalysis(session),
         new SpinWaitAnalysis(session),
         new DirectoryNotifyAnalysis(session),
+        new Tables.SyscallHook.SyscallHookAnalysis(session),
         new EventLogRenderAnalysis(session),
     };
 

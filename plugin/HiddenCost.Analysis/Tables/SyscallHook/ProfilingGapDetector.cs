@@ -1,0 +1,68 @@
+namespace HiddenCost.Analysis.Tables.SyscallHook;
+
+/// <summary>
+/// Finds spans where CPU samples stop or pause for more than <see cref="IntervalMultiple"/>× the sample interval
+/// while other kernel events go on: another tool taking over (or reconfiguring) the kernel logger makes the
+/// profiling vanish mid-recording. Samples from all processors count together: one processor still being
+/// sampled means profiling is alive. The start of the trace is not a gap (rundowns come before sampling).
+/// </summary>
+public sealed class ProfilingGapDetector
+{
+    public const int IntervalMultiple = 10;
+
+    /// <summary>The smallest interval Windows allows (0.1221 ms): spacings shorter than 10× it are never gaps, whatever interval the trace names later.</summary>
+    private const long SmallestIntervalNs = 122_100;
+    private const int MaxCandidates = 1_000_000;
+
+    private readonly List<Gap> _candidates = new();
+    private long _lastSampleNs = -1;
+    private long _events, _eventsAtLastSample, _eventsAtLastActivity;
+    private long _activity, _activityAtLastSample, _lastActivityNs = -1;
+
+    public long Samples { get; private set; }
+
+    /// <summary>A CPU sample; <paramref name="knownIntervalNs"/> is the interval in effect when known.</summary>
+    public void Sample(long t, long? knownIntervalNs)
+    {
+        Samples++;
+        if (_lastSampleNs >= 0)
+        {
+            // While the interval is unknown, keep every spacing that could be a gap; Finish decides with the final interval.
+            long threshold = IntervalMultiple * (knownIntervalNs ?? SmallestIntervalNs);
+            if (t - _lastSampleNs > threshold && _activity > _activityAtLastSample && _candidates.Count < MaxCandidates)
+                _candidates.Add(new Gap(_lastSampleNs, t, _events - _eventsAtLastSample, Resumed: true));
+        }
+        _lastSampleNs = t;
+        _eventsAtLastSample = _events;
+        _activityAtLastSample = _activity;
+    }
+
+    /// <summary>
+    /// A kernel event other than a sample. Only activity (not a stack, which belongs to another event, nor a
+    /// rundown, which a logger writes when it starts or stops) shows that the kernel logger kept working;
+    /// every event counts in <see cref="Gap.EventsDuring"/>.
+    /// </summary>
+    public void Event(long t, bool isActivity)
+    {
+        _events++;
+        if (!isActivity) return;
+        _activity++;
+        _eventsAtLastActivity = _events;
+        if (t > _lastActivityNs) _lastActivityNs = t;
+    }
+
+    /// <summary>The gaps longer than 10× the interval in effect at their start, including one running to the end of the trace.</summary>
+    public IReadOnlyList<Gap> Finish(SampleIntervals intervals)
+    {
+        var gaps = _candidates.Where(g => g.End - g.Start > IntervalMultiple * intervals.At(g.Start)).ToList();
+        if (_lastSampleNs >= 0)
+        {
+            if (_activity > _activityAtLastSample && _lastActivityNs - _lastSampleNs > IntervalMultiple * intervals.At(_lastSampleNs))
+                gaps.Add(new Gap(_lastSampleNs, _lastActivityNs, _eventsAtLastActivity - _eventsAtLastSample, Resumed: false));
+        }
+        return gaps;
+    }
+
+    /// <summary>A span without samples: from the last sample before it to the first after it (or the last activity event, which it counts).</summary>
+    public readonly record struct Gap(long Start, long End, long EventsDuring, bool Resumed);
+}

@@ -1,0 +1,175 @@
+using HiddenCost.Analysis.Common;
+
+namespace HiddenCost.Analysis.Tables.SyscallHook;
+
+/// <summary>
+/// CPU samples as counts and time: a sample weighs the interval in effect when it was taken, or, before the
+/// trace has named any interval, is kept as a count and weighed at the end (see <see cref="SampleIntervals"/>).
+/// </summary>
+internal struct SampleTally
+{
+    public long Count;
+    public long KnownNs;
+    public long UnweighedCount;
+
+    public void Add(long weightNs)
+    {
+        Count++;
+        if (weightNs > 0) KnownNs += weightNs;
+        else UnweighedCount++;
+    }
+
+    public readonly long Nanoseconds(SampleIntervals intervals) => KnownNs + UnweighedCount * intervals.ForUnnamed;
+
+    public void Add(in SampleTally other)
+    {
+        Count += other.Count;
+        KnownNs += other.KnownNs;
+        UnweighedCount += other.UnweighedCount;
+    }
+}
+
+/// <summary>One thread's (or, merged, one process's) calls of one system service routine, and the samples taken inside them.</summary>
+internal sealed class SyscallStats(ulong address)
+{
+    public ulong Address { get; } = address;
+    public long Calls, Returned, TotalNs;
+    public long FirstNs = long.MaxValue, LastNs = long.MinValue;
+    public SampleTally Samples;
+
+    /// <summary>Per third-party kernel module (by <see cref="KernelModule.Index"/>): samples with it in the kernel stack.</summary>
+    public List<(int Module, SampleTally Tally)>? Modules;
+
+    public void Seen(long t)
+    {
+        if (t < FirstNs) FirstNs = t;
+        if (t > LastNs) LastNs = t;
+    }
+
+    public void AddModuleSample(int module, long weightNs)
+    {
+        var one = default(SampleTally);
+        one.Add(weightNs);
+        AddModule(module, one);
+    }
+
+    /// <summary>Adds another thread's calls of the same routine (threads merge into their process at the end).</summary>
+    public void Merge(SyscallStats other)
+    {
+        Calls += other.Calls;
+        Returned += other.Returned;
+        TotalNs += other.TotalNs;
+        if (other.Calls > 0 || other.Returned > 0)
+        {
+            Seen(other.FirstNs);
+            Seen(other.LastNs);
+        }
+        Samples.Add(other.Samples);
+        if (other.Modules is null) return;
+        foreach (var (module, tally) in other.Modules) AddModule(module, tally);
+    }
+
+    private void AddModule(int module, in SampleTally tally)
+    {
+        Modules ??= new List<(int, SampleTally)>(2);
+        for (int i = 0; i < Modules.Count; i++)
+        {
+            if (Modules[i].Module != module) continue;
+            var entry = Modules[i];
+            entry.Tally.Add(tally);
+            Modules[i] = entry;
+            return;
+        }
+        Modules.Add((module, tally));
+    }
+}
+
+/// <summary>The syscalls of one thread instance (or of the processors whose thread is unknown), by service routine address.</summary>
+internal sealed class ThreadSyscalls(int threadId)
+{
+    public int ThreadId { get; } = threadId;
+    public long FirstNs = long.MaxValue;
+    public readonly Dictionary<ulong, SyscallStats> ByAddress = new();
+    public readonly OpenSyscalls Open = new();
+
+    public SyscallStats Get(ulong address)
+    {
+        if (!ByAddress.TryGetValue(address, out var stats)) ByAddress[address] = stats = new SyscallStats(address);
+        return stats;
+    }
+}
+
+/// <summary>A process's syscalls by service routine address, merged from its threads.</summary>
+internal sealed class ProcessSyscalls(ProcessRef process)
+{
+    public ProcessRef Process { get; } = process;
+    public readonly Dictionary<ulong, SyscallStats> ByAddress = new();
+
+    public void Merge(ThreadSyscalls thread)
+    {
+        foreach (var (address, stats) in thread.ByAddress)
+        {
+            if (!ByAddress.TryGetValue(address, out var merged)) ByAddress[address] = merged = new SyscallStats(address);
+            merged.Merge(stats);
+        }
+    }
+}
+
+/// <summary>
+/// The syscalls a thread (or, while its thread is unknown, a processor) is inside, innermost last. Syscalls
+/// nest when kernel code calls system services or a user-mode callback makes its own. Bounded: when it is
+/// full the outermost is given up (counted as never returned).
+/// </summary>
+internal sealed class OpenSyscalls
+{
+    public const int MaxDepth = 16;
+
+    private readonly (long EnterNs, SyscallStats Stats)[] _items = new (long, SyscallStats)[MaxDepth];
+    private int _count;
+
+    public int Count => _count;
+
+    /// <summary>Pushes a syscall; returns false when the outermost had to be given up to make room.</summary>
+    public bool Push(long enterNs, SyscallStats stats)
+    {
+        bool room = _count < MaxDepth;
+        if (!room)
+        {
+            Array.Copy(_items, 1, _items, 0, MaxDepth - 1);
+            _count--;
+        }
+        _items[_count++] = (enterNs, stats);
+        return room;
+    }
+
+    public bool TryPop(out long enterNs, out SyscallStats? stats)
+    {
+        if (_count == 0)
+        {
+            enterNs = 0;
+            stats = null;
+            return false;
+        }
+        (enterNs, stats) = _items[--_count];
+        _items[_count] = default;
+        return true;
+    }
+
+    public SyscallStats? Innermost => _count > 0 ? _items[_count - 1].Stats : null;
+
+    /// <summary>Moves every open syscall, outermost first, onto <paramref name="target"/>; returns how many were given up.</summary>
+    public int MoveTo(OpenSyscalls target)
+    {
+        int dropped = 0;
+        for (int i = 0; i < _count; i++)
+            if (!target.Push(_items[i].EnterNs, _items[i].Stats)) dropped++;
+        Clear();
+        return dropped;
+    }
+
+    public void Clear()
+    {
+        Array.Clear(_items, 0, _count);
+        _count = 0;
+    }
+}

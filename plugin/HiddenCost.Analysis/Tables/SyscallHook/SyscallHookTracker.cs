@@ -1,0 +1,363 @@
+using System.Runtime.InteropServices;
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tables.SyscallHook;
+
+/// <summary>
+/// The Syscall Hook analysis without ETW types: fed decoded kernel facts in time order, it pairs syscall enters
+/// and exits on the thread each processor runs (SysCl events carry no thread id: the last context switch on
+/// the event's processor names it), counts CPU samples taken inside syscalls, finds the third-party kernel
+/// modules in those samples' kernel stacks, watches the sample stream for profiling gaps, and builds the
+/// Syscall Hook Overhead and Profiling Gaps tables.
+/// </summary>
+public sealed class SyscallHookTracker
+{
+    public const string RecordWith = "wpr -start MultiProfile.wprp!SysCall";
+
+    private readonly Func<string, CulpritIdentity?> _catalogue;
+    private readonly Func<int, long, ProcessRef?> _processOfThread;
+    private readonly Func<string, ulong, string?>? _symbols;
+    private readonly KernelModuleMap _modules = new();
+    private readonly SampleIntervals _intervals = new();
+    private readonly ProfilingGapDetector _gaps = new();
+    private readonly Dictionary<int, ThreadSyscalls> _threads = new();
+    private readonly List<ThreadSyscalls> _endedThreads = new();
+    private readonly ThreadSyscalls _unknownThread = new(-1);
+    private readonly List<PendingSample> _samples = new();
+    private CpuState[] _cpus = Array.Empty<CpuState>();
+
+    private long _enters, _exits, _switches, _unknownThreadEnters, _unreturned, _orphanExits;
+    private long _samplesInSyscalls, _samplesWithStack;
+
+    /// <param name="catalogue">Module file name → vendor, product, category, or null when the catalogue does not know it.</param>
+    /// <param name="processOfThread">
+    /// Thread id and a time in its life → its process, or null when the trace does not say. Asked when the tables
+    /// are built, so rundowns at the end of the trace (WPR's memory mode logs them only there) count.
+    /// </param>
+    /// <param name="symbols">Module file name and RVA → symbol name, or null; omit when no symbols are available.</param>
+    public SyscallHookTracker(Func<string, CulpritIdentity?> catalogue, Func<int, long, ProcessRef?> processOfThread,
+        Func<string, ulong, string?>? symbols = null)
+    {
+        _catalogue = catalogue;
+        _processOfThread = processOfThread;
+        _symbols = symbols;
+    }
+
+    public KernelModuleMap Modules => _modules;
+
+    // ---- facts -------------------------------------------------------------------------------------------
+
+    /// <summary>A kernel image (process 0) load or rundown. Not counted as activity for gaps (rundowns come when sampling may be off); call <see cref="OtherEvent"/> for a real load.</summary>
+    public void KernelImage(long t, ulong imageBase, ulong imageSize, string path) => _modules.Loaded(t, imageBase, imageSize, path);
+
+    public void KernelImageUnloaded(long t, ulong imageBase)
+    {
+        _modules.Unloaded(t, imageBase);
+        _gaps.Event(t, isActivity: true);
+    }
+
+    /// <summary>
+    /// A thread end: syscalls it was still inside never return (a thread that terminates itself never leaves
+    /// NtTerminateThread), and a later thread with the same id is another thread.
+    /// </summary>
+    public void ThreadEnded(long t, int threadId)
+    {
+        _gaps.Event(t, isActivity: true);
+        if (!_threads.Remove(threadId, out var thread)) return;
+        _unreturned += thread.Open.Count;
+        thread.Open.Clear();
+        if (thread.ByAddress.Count > 0) _endedThreads.Add(thread);
+    }
+
+    /// <summary>A context switch on <paramref name="cpu"/>: <paramref name="newThreadId"/> runs there from now on.</summary>
+    public void ContextSwitch(long t, int cpu, int oldThreadId, int newThreadId)
+    {
+        _gaps.Event(t, isActivity: true);
+        _switches++;
+        ref var c = ref Cpu(cpu);
+        if (!c.HasState && c.UnknownOpen is { Count: > 0 } unknownOpen)
+            // The first switch names the thread that was running: it owns the syscalls entered while it was unknown
+            // (they stay counted under "Unknown", but their exits can now be paired).
+            _unreturned += unknownOpen.MoveTo(Thread(oldThreadId).Open);
+        c.HasState = true;
+        c.Running = newThreadId;
+    }
+
+    /// <summary>PerfInfo SysClEnter: the thread running on <paramref name="cpu"/> enters the service routine at <paramref name="address"/>.</summary>
+    public void SyscallEnter(long t, int cpu, ulong address)
+    {
+        _gaps.Event(t, isActivity: true);
+        _enters++;
+        ref var c = ref Cpu(cpu);
+        OpenSyscalls open;
+        SyscallStats stats;
+        if (c.HasState)
+        {
+            var thread = Thread(c.Running);
+            if (thread.FirstNs == long.MaxValue) thread.FirstNs = t;
+            open = thread.Open;
+            stats = thread.Get(address);
+        }
+        else
+        {
+            open = c.UnknownOpen ??= new OpenSyscalls();
+            stats = _unknownThread.Get(address);
+            _unknownThreadEnters++;
+        }
+        stats.Calls++;
+        stats.Seen(t);
+        if (!open.Push(t, stats)) _unreturned++;
+    }
+
+    /// <summary>PerfInfo SysClExit: the thread running on <paramref name="cpu"/> returns from its innermost syscall.</summary>
+    public void SyscallExit(long t, int cpu)
+    {
+        _gaps.Event(t, isActivity: true);
+        _exits++;
+        ref var c = ref Cpu(cpu);
+        var open = c.HasState ? Thread(c.Running).Open : c.UnknownOpen;
+        if (open is null || !open.TryPop(out long enterNs, out var stats))
+        {
+            _orphanExits++;
+            return;
+        }
+        stats!.Returned++;
+        stats.TotalNs += t - enterNs;
+        stats.Seen(t);
+    }
+
+    /// <summary>A profile-interval event (SetInterval, CollectionStart/End) of the timer source.</summary>
+    public void SampleInterval(long t, long intervalNs) => _intervals.Set(t, intervalNs);
+
+    /// <summary>
+    /// Any other kernel event (not a sample). <paramref name="isActivity"/> is false for stacks and rundowns: they
+    /// count as events during a profiling gap but alone never show that the kernel logger kept working.
+    /// </summary>
+    public void OtherEvent(long t, bool isActivity = true) => _gaps.Event(t, isActivity);
+
+    /// <summary>
+    /// A CPU sample of <paramref name="threadId"/> on <paramref name="cpu"/>. Returns a handle for
+    /// <see cref="SampleStack"/> when the sample fell inside a syscall, else -1. Samples taken in a DPC or an
+    /// interrupt are not the syscall's work and never count inside one.
+    /// </summary>
+    public int Sample(long t, int cpu, int threadId, bool inInterrupt = false)
+    {
+        long weight = _intervals.Current ?? 0;
+        _gaps.Sample(t, _intervals.Current);
+        if (inInterrupt) return -1;
+        SyscallStats? stats = null;
+        if (_threads.TryGetValue(threadId, out var thread)) stats = thread.Open.Innermost;
+        if (stats is null && (uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState)
+            // No context switch seen on this processor yet: the thread inside its unknown-thread syscall is still the one running.
+            stats = _cpus[cpu].UnknownOpen?.Innermost;
+        if (stats is null) return -1;
+        stats.Samples.Add(weight);
+        _samplesInSyscalls++;
+        _samples.Add(new PendingSample(stats, t, weight));
+        return _samples.Count - 1;
+    }
+
+    /// <summary>
+    /// The stack (or its kernel part) of a sample <see cref="Sample"/> placed inside a syscall. Every third-party
+    /// kernel module among the frames counts once for the sample, whether it is the leaf or deeper. Stacks may
+    /// come long after their sample (cached stack keys are defined at the end of a trace).
+    /// </summary>
+    public void SampleStack(int handle, ReadOnlySpan<ulong> frames)
+    {
+        if ((uint)handle >= (uint)_samples.Count) return;
+        ref var sample = ref CollectionsMarshal.AsSpan(_samples)[handle];
+        if (!sample.HasStack)
+        {
+            sample.HasStack = true;
+            _samplesWithStack++;
+        }
+        foreach (var frame in frames)
+        {
+            var module = _modules.Find(frame, sample.Time);
+            if (module is null || module.IsInbox || module.LastCountedSample == handle) continue;
+            module.LastCountedSample = handle;
+            sample.Stats.AddModuleSample(module.Index, sample.WeightNs);
+        }
+    }
+
+    // ---- tables ------------------------------------------------------------------------------------------
+
+    public (Table Overhead, Table Gaps) Build()
+    {
+        long unreturned = _unreturned;
+        foreach (var state in _threads.Values) unreturned += state.Open.Count;
+        foreach (var cpu in _cpus) unreturned += cpu.UnknownOpen?.Count ?? 0;
+        return (BuildOverhead(unreturned), BuildGaps());
+    }
+
+    private Table BuildOverhead(long unreturned)
+    {
+        var table = new Table(SyscallHookTables.Overhead);
+        var rows = new List<object?[]>();
+        foreach (var process in ProcessesOfThreads())
+            foreach (var stats in process.ByAddress.Values)
+                AddRows(rows, process.Process, stats);
+        int hook = table.Spec.IndexOf("Hook CPU (ms)"), calls = table.Spec.IndexOf("Syscalls");
+        int name = table.Spec.IndexOf("Process"), pid = table.Spec.IndexOf("PID"), syscall = table.Spec.IndexOf("Syscall");
+        int culprit = table.Spec.IndexOf("Culprit Module");
+        rows.Sort((a, b) =>
+        {
+            int c = ((double?)b[hook] ?? -1).CompareTo((double?)a[hook] ?? -1);
+            if (c == 0) c = ((long)b[calls]!).CompareTo((long)a[calls]!);
+            if (c == 0) c = string.Compare((string)a[name]!, (string)b[name]!, StringComparison.OrdinalIgnoreCase);
+            if (c == 0) c = ((long?)a[pid] ?? -1).CompareTo((long?)b[pid] ?? -1);
+            if (c == 0) c = string.CompareOrdinal((string)a[syscall]!, (string)b[syscall]!);
+            if (c == 0) c = string.CompareOrdinal((string?)a[culprit], (string?)b[culprit]);
+            return c;
+        });
+        foreach (var row in rows) table.AddRow(row);
+        foreach (var note in OverheadNotes(unreturned)) table.AddNote(note);
+        return table;
+    }
+
+    private void AddRows(List<object?[]> rows, ProcessRef process, SyscallStats stats)
+    {
+        string syscall = SyscallName(stats.Address, stats.FirstNs);
+        // The rate while the process made this syscall: over its first to last event, not the whole trace.
+        double? rate = stats.Calls >= 2 && stats.LastNs > stats.FirstNs ? stats.Calls / ((stats.LastNs - stats.FirstNs) / 1e9) : null;
+        double? totalMs = stats.Returned > 0 ? stats.TotalNs / 1e6 : null;
+        double? meanUs = stats.Returned > 0 ? stats.TotalNs / 1e3 / stats.Returned : null;
+        long samplesNs = stats.Samples.Nanoseconds(_intervals);
+        long? pid = process.IsKnown ? process.Pid : null;
+
+        if (stats.Modules is null)
+        {
+            rows.Add(new object?[] { null, null, null, null, process.Name, pid, syscall, stats.Calls, rate, totalMs, meanUs,
+                stats.Samples.Count, null, null, null, stats.FirstNs, stats.LastNs });
+            return;
+        }
+        foreach (var (index, tally) in stats.Modules)
+        {
+            var module = _modules.Modules[index];
+            var identity = _catalogue(module.FileName);
+            long hookNs = tally.Nanoseconds(_intervals);
+            double? inflation = samplesNs > hookNs ? (double)samplesNs / (samplesNs - hookNs) : null;
+            rows.Add(new object?[]
+            {
+                module.FileName, identity?.Vendor, NullIfEmpty(identity?.Product), identity?.Category ?? SyscallHookTables.UnknownModuleCategory,
+                process.Name, pid, syscall, stats.Calls, rate, totalMs, meanUs, stats.Samples.Count,
+                hookNs / 1e6, hookNs / 1e3 / stats.Calls, inflation, stats.FirstNs, stats.LastNs,
+            });
+        }
+    }
+
+    /// <summary>The routine's symbol when one resolves, else <c>module+0xRVA</c>: never a bare address.</summary>
+    private string SyscallName(ulong address, long t)
+    {
+        var module = _modules.Find(address, t);
+        if (module is not null && _symbols?.Invoke(module.FileName, address - module.Base) is { Length: > 0 } symbol)
+            return symbol;
+        return _modules.Describe(address, t);
+    }
+
+    private IEnumerable<string> OverheadNotes(long unreturned)
+    {
+        if (_enters == 0)
+        {
+            yield return $"No syscall events (PerfInfo SysClEnter/SysClExit): the trace was recorded without syscall tracing. Record with `{RecordWith}`.";
+            yield break;
+        }
+        if (_exits == 0)
+            yield return $"No SysClExit events: syscalls are counted, but their durations cannot be measured. Record with `{RecordWith}`.";
+        if (_switches == 0)
+            yield return $"No context switches (Thread CSwitch): syscalls cannot be tied to threads, so they are counted under \"Unknown\" and enters and exits are paired per processor. Record with `{RecordWith}`.";
+        else if (_unknownThreadEnters > 0)
+            yield return $"{_unknownThreadEnters:N0} syscalls ran on a processor before its first context switch: their thread is unknown, so they are counted under process \"Unknown\".";
+        if (_gaps.Samples == 0)
+            yield return $"No CPU samples (PerfInfo SampledProfile): syscall counts and durations are shown, but the CPU spent in hooking modules cannot be measured. Record with `{RecordWith}`.";
+        else if (_samplesInSyscalls > 0 && _samplesWithStack == 0)
+            yield return $"No stacks on the CPU samples: culprit modules are found in sample stacks, so none can be named. Record with `{RecordWith}` (stack walk on Profile).";
+        else if (_samplesInSyscalls > _samplesWithStack)
+            yield return $"{_samplesInSyscalls - _samplesWithStack:N0} of {_samplesInSyscalls:N0} samples inside syscalls had no stack: they count in Samples in Syscalls but cannot show a culprit.";
+        if (_gaps.Samples > 0 && _intervals.IsDefault)
+            yield return "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.";
+        if (unreturned > 0)
+            yield return $"{unreturned:N0} syscalls had not returned when the trace ended (or their thread ended inside them): they count in Syscalls but not in Total or Mean Syscall Time.";
+        if (_orphanExits > 0)
+            yield return $"{_orphanExits:N0} syscall exits had no enter on their thread (the syscall began before the trace, or its thread was not known then): ignored.";
+        if (_modules.Modules.Count == 0)
+            yield return "No kernel image loads or rundowns: syscalls cannot be named by module and culprit modules cannot be found.";
+    }
+
+    private Table BuildGaps()
+    {
+        var table = new Table(SyscallHookTables.Gaps);
+        foreach (var gap in _gaps.Finish(_intervals))
+            table.AddRow(gap.Start, gap.End, (gap.End - gap.Start) / 1e6, gap.EventsDuring, LikelyCause(gap));
+        if (_gaps.Samples == 0)
+            table.AddNote($"No CPU samples (PerfInfo SampledProfile): profiling gaps cannot be found. Record with `{RecordWith}`.");
+        else if (_intervals.IsDefault)
+            table.AddNote("The trace has no profile-interval event: gaps are spans without samples longer than 10 × the default 1 ms interval.");
+        return table;
+    }
+
+    private string LikelyCause(ProfilingGapDetector.Gap gap)
+    {
+        foreach (var (time, ns) in _intervals.Changes)
+            if (time >= gap.Start && time <= gap.End)
+                return $"The sample interval was changed to {ns / 1e6:0.####} ms during the gap: another session reconfigured the kernel logger's profiling.";
+        return gap.Resumed
+            ? "Sampling paused while other kernel events went on: another session most likely took over or reconfigured the kernel logger's profiling (e.g. a security product starting its own kernel trace)."
+            : "Sampling stopped for the rest of the trace while other kernel events went on: another session most likely took over the kernel logger's profiling (e.g. a security product starting its own kernel trace).";
+    }
+
+    /// <summary>Every thread's syscalls merged into its process; threads the trace does not place go under "Unknown".</summary>
+    private IEnumerable<ProcessSyscalls> ProcessesOfThreads()
+    {
+        var processes = new Dictionary<ProcessRef, ProcessSyscalls>();
+        void Add(ProcessRef process, ThreadSyscalls thread)
+        {
+            if (!processes.TryGetValue(process, out var p)) processes[process] = p = new ProcessSyscalls(process);
+            p.Merge(thread);
+        }
+        foreach (var thread in _endedThreads.Concat(_threads.Values))
+            if (thread.ByAddress.Count > 0)
+                Add(_processOfThread(thread.ThreadId, thread.FirstNs) is { IsKnown: true } process ? process : ProcessRef.Unknown, thread);
+        if (_unknownThread.ByAddress.Count > 0) Add(ProcessRef.Unknown, _unknownThread);
+        return processes.Values;
+    }
+
+    // ---- state -------------------------------------------------------------------------------------------
+
+    private ThreadSyscalls Thread(int threadId)
+    {
+        if (!_threads.TryGetValue(threadId, out var thread)) _threads[threadId] = thread = new ThreadSyscalls(threadId);
+        return thread;
+    }
+
+    private ref CpuState Cpu(int cpu)
+    {
+        if ((uint)cpu >= (uint)_cpus.Length)
+        {
+            if (cpu < 0) cpu = 0;
+            var grown = new CpuState[Math.Max(cpu + 1, _cpus.Length * 2)];
+            _cpus.CopyTo(grown, 0);
+            _cpus = grown;
+        }
+        return ref _cpus[cpu];
+    }
+
+    private static string? NullIfEmpty(string? s) => string.IsNullOrEmpty(s) ? null : s;
+
+    private struct CpuState
+    {
+        public bool HasState;
+        public int Running;
+        /// <summary>Syscalls entered while no context switch had named this processor's thread.</summary>
+        public OpenSyscalls? UnknownOpen;
+    }
+
+    private struct PendingSample(SyscallStats stats, long time, long weightNs)
+    {
+        public readonly SyscallStats Stats = stats;
+        public readonly long Time = time;
+        public readonly long WeightNs = weightNs;
+        public bool HasStack;
+    }
+}
