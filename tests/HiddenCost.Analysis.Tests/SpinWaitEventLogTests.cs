@@ -10,7 +10,7 @@ public sealed class SpinWaitEventLogTests
     private sealed class Recorder : ISpinEventVisitor
     {
         public readonly List<string> Seen = new();
-        public void Sample(in LoggedSample sample) => Seen.Add($"S{sample.TimeNs}:{sample.ThreadId}:{sample.Process}:0x{sample.InstructionPointer:X}:{sample.StackTicket}");
+        public void Sample(in LoggedSample sample) => Seen.Add($"S{sample.TimeNs}:{sample.ThreadId}:{sample.Process}:0x{sample.InstructionPointer:X}:{sample.Stack}");
         public void Event(in LoggedEvent ev) => Seen.Add(ev.Kind switch
         {
             LoggedKind.ContentionStart => $"start{ev.TimeNs}:0x{ev.A:X}:0x{ev.B:X}",
@@ -62,20 +62,38 @@ public sealed class SpinWaitEventLogTests
         var processes = new[] { new ProcessRef(4200, 0, "Shop.exe") };
         var log = new SpinEventLog();
         const long ms = 1_000_000;
-        for (int i = 0; i < 3; i++) log.AddSample((10 + i) * ms, 101, 0, 0x1000, stackTicket: 1);  // spin stack
+        for (int i = 0; i < 3; i++) log.AddSample((10 + i) * ms, 101, 0, 0x1000, stack: 1);  // spin stack
         log.AddContentionStart(13 * ms, 101, 0, 0xABC, 0xDEF);
         log.AddContentionStop(20 * ms, 101, 0, 7e6);
-        log.AddSample(21 * ms, 101, 0, 0x2000, stackTicket: 2);                                   // ordinary code
+        log.AddSample(21 * ms, 101, 0, 0x2000, stack: 2);                                   // ordinary code
         var tracker = new SpinWaitTracker();
         tracker.ProfileInterval(ms);
         new SpinReplay(tracker, processes, (in LoggedSample s) =>
-            s.StackTicket == 1 ? new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve") : SampleClass.NotSpin).Run(log);
+            s.Stack == 1 ? new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve") : SampleClass.NotSpin).Run(log);
         var (locks, _) = tracker.Build(100 * ms);
         Assert.AreEqual(1, locks.Rows.Count);
         Assert.AreEqual(0xABCL, locks.Cell(0, "Lock ID"));
         Assert.AreEqual("Shop.Inventory.Reserve", locks.Cell(0, "Call Site"));
         Assert.AreEqual(3.0, locks.Cell(0, "Wasted Spin CPU (ms)"));
         Assert.AreEqual(7.0, locks.Cell(0, "Wait (ms)"));
+    }
+
+    [TestMethod]
+    public void Stacks_arriving_after_their_samples_are_attached_by_timestamp_and_thread()
+    {
+        var log = new SpinEventLog();
+        var matcher = new SampleStackMatcher(log);
+        matcher.Expect(rawTimestamp: 1000, threadId: 7, log.AddSample(10, 7, 0, 0x1000));
+        matcher.Expect(rawTimestamp: 1000, threadId: 8, log.AddSample(10, 8, 0, 0x2000));
+        matcher.Expect(rawTimestamp: 1010, threadId: 7, log.AddSample(11, 7, 0, 0x3000));
+        matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(1010, 42, 7, new HiddenCost.Etl.Stacks.StackId(5)));
+        matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(1000, 42, 7, new HiddenCost.Etl.Stacks.StackId(3)));
+        matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(1000, 42, 7, new HiddenCost.Etl.Stacks.StackId(9)));   // a second stack for a matched sample is ignored
+        matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(2000, 42, 7, new HiddenCost.Etl.Stacks.StackId(4)));   // another event's stack
+        var r = new Recorder();
+        log.Replay(r);
+        CollectionAssert.AreEqual(new[] { "S10:7:0:0x1000:3", "S10:8:0:0x2000:0", "S11:7:0:0x3000:5" }, r.Seen);
+        Assert.AreEqual(2L, matcher.Matched);
     }
 
     private sealed class OrderCheck : ISpinEventVisitor
@@ -86,7 +104,7 @@ public sealed class SpinWaitEventLogTests
 
         public void Sample(in LoggedSample sample)
         {
-            InOrder &= sample.TimeNs == Samples && sample.StackTicket == Samples && sample.TimeNs >= _last;
+            InOrder &= sample.TimeNs == Samples && sample.Stack == Samples && sample.TimeNs >= _last;
             _last = sample.TimeNs;
             Samples++;
         }

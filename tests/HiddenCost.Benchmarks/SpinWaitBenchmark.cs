@@ -138,10 +138,10 @@ internal static class SpinWaitBenchmark
         var known = new bool[classes.Length];
         new SpinReplay(tracker, processes, (in LoggedSample s) =>
         {
-            int key = s.Process * SpinWaitWorkload.Stacks + s.StackTicket;
+            int key = s.Process * SpinWaitWorkload.Stacks + s.Stack;
             if (!known[key])
             {
-                classes[key] = SpinClassifier.Classify(work.Stack(s.StackTicket), hasStack: true);
+                classes[key] = SpinClassifier.Classify(work.Stack(s.Stack), hasStack: true);
                 known[key] = true;
             }
             return classes[key];

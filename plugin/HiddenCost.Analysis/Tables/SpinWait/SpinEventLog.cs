@@ -19,8 +19,20 @@ public sealed class SpinEventLog
     public long SampleCount => _sampleCount;
     public long EventCount => _eventCount;
 
-    public void AddSample(long timeNs, int threadId, int process, ulong instructionPointer, int stackTicket) =>
-        Append(_samples, ref _sampleCount, new LoggedSample(timeNs, instructionPointer, threadId, process, stackTicket));
+    /// <summary>Logs a sample; returns its index, for <see cref="SetStack"/> when its stack arrives.</summary>
+    public long AddSample(long timeNs, int threadId, int process, ulong instructionPointer, int stack = 0)
+    {
+        Append(_samples, ref _sampleCount, new LoggedSample(timeNs, instructionPointer, threadId, process, stack));
+        return _sampleCount - 1;
+    }
+
+    /// <summary>Attaches the stack that arrived for sample <paramref name="index"/> (stacks come after their samples).</summary>
+    public void SetStack(long index, int stack)
+    {
+        if ((ulong)index >= (ulong)_sampleCount) throw new ArgumentOutOfRangeException(nameof(index));
+        ref var slot = ref _samples[(int)(index >> 16)][(int)(index & (ChunkSize - 1))];
+        slot = slot with { Stack = stack };
+    }
 
     public void AddContentionStart(long timeNs, int threadId, int process, ulong lockId, ulong objectId) =>
         Add(new LoggedEvent(timeNs, lockId, objectId, threadId, process, _sampleCount, LoggedKind.ContentionStart, 0, 0));
@@ -71,9 +83,12 @@ public enum LoggedKind : byte
     SwitchOut,
 }
 
-/// <summary>A CPU sample: its thread, process (an index the analysis assigns), instruction pointer and stack ticket.</summary>
+/// <summary>
+/// A CPU sample: its thread, process (an index the analysis assigns), instruction pointer and stack (an id in the
+/// pass's stack store, or a key of the caller's own; 0 while none has arrived).
+/// </summary>
 [StructLayout(LayoutKind.Sequential, Pack = 4)]
-public readonly record struct LoggedSample(long TimeNs, ulong InstructionPointer, int ThreadId, int Process, int StackTicket);
+public readonly record struct LoggedSample(long TimeNs, ulong InstructionPointer, int ThreadId, int Process, int Stack);
 
 /// <summary>
 /// A contention event or a context switch. <see cref="A"/>/<see cref="B"/> hold LockID/AssociatedObjectID for a

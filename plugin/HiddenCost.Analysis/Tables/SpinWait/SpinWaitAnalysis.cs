@@ -28,8 +28,14 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private readonly HashSet<int> _sampledSinceSwitchIn = new();
     private readonly Dictionary<(int Process, int Stack), SampleClass> _classes = new();
     private readonly StackFrame[] _frames = new StackFrame[MaxFrames];
+    private readonly SampleStackMatcher _stackMatcher;
 
-    public SpinWaitAnalysis(TraceSession session) => _session = session;
+    public SpinWaitAnalysis(TraceSession session)
+    {
+        _session = session;
+        _stackMatcher = new SampleStackMatcher(_log);
+        session.AddStackListener(_stackMatcher);
+    }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SpinWaitTables.PerLock, SpinWaitTables.ByProcess };
 
@@ -68,7 +74,8 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             if (s.ThreadId <= 0) return; // the idle thread
             var process = _session.ProcessOfThread(s.ThreadId, e.TimeNs, e.ProcessId);
             if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin
-            _log.AddSample(e.TimeNs, s.ThreadId, ProcessIndex(process), s.InstructionPointer, _session.Stacks.Expect(e));
+            long index = _log.AddSample(e.TimeNs, s.ThreadId, ProcessIndex(process), s.InstructionPointer);
+            _stackMatcher.Expect(e.RawTimestamp, s.ThreadId, index);
             _sampledSinceSwitchIn.Add(s.ThreadId);
         }
         else if (ProfileInterval.TryDecode(e, out var interval) && interval.Source == 0 && interval.NewInterval > 0)
@@ -101,7 +108,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
 
     private SampleClass Classify(in LoggedSample sample)
     {
-        var stack = _session.Stacks.StackOf(sample.StackTicket);
+        var stack = new StackId(sample.Stack);
         int pid = _processes[sample.Process].Pid;
         if (stack.IsNone)
         {
