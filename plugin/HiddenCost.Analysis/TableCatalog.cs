@@ -3,6 +3,7 @@ using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.DirectoryNotify;
 using HiddenCost.Analysis.Tables.EventCounts;
 using HiddenCost.Analysis.Tables.EventLog;
+using HiddenCost.Analysis.Tables.SpinWait;
 using HiddenCost.Analysis.Tables.TraceReadiness;
 using HiddenCost.Analysis.Tables.TraceInfo;
 
@@ -17,6 +18,7 @@ public static class TableCatalog
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(),
         new TraceReadinessAnalysis(session),
+        new SpinWaitAnalysis(session),
         new DirectoryNotifyAnalysis(session),
         new Tables.SyscallHook.SyscallHookAnalysis(session),
         new EventLogRenderAnalysis(session),

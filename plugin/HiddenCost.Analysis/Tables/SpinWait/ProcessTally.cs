@@ -1,0 +1,41 @@
+using HiddenCost.Analysis.Common;
+
+namespace HiddenCost.Analysis.Tables.SpinWait;
+
+/// <summary>What one process accumulated: its samples, contentions, yields, delay switches and OpenMP runtime samples.</summary>
+internal sealed class ProcessTally(ProcessRef process)
+{
+    public ProcessRef Process { get; } = process;
+    public readonly HashSet<int> Threads = new();
+    public readonly Dictionary<string, long> OpenMpModules = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Call site → the locks that contended there, in time order (to place successful spins).</summary>
+    public readonly Dictionary<string, List<(long Time, LockTally Lock)>> SiteContentions = new(StringComparer.Ordinal);
+
+    /// <summary>Runtime code paths proven to be spinning in this process (taken by runs that ended in or spun inside a contention).</summary>
+    public readonly HashSet<ulong> SpinPaths = new();
+    public long Samples, OpenMpSamples, Contentions, Yields, DelaySwitches;
+    public long FirstYieldNs = long.MaxValue, LastYieldNs = long.MinValue;
+
+    public void Yield(long t, int threadId)
+    {
+        Yields++;
+        Threads.Add(threadId);
+        FirstYieldNs = Math.Min(FirstYieldNs, t);
+        LastYieldNs = Math.Max(LastYieldNs, t);
+    }
+
+    public void Delay(int threadId)
+    {
+        DelaySwitches++;
+        Threads.Add(threadId);
+    }
+
+    /// <summary>Events per second over the span from the first to the last; null for fewer than two or no span.</summary>
+    public static double? Rate(long count, long firstNs, long lastNs) =>
+        count >= 2 && lastNs > firstNs ? (count - 1) * 1e9 / (lastNs - firstNs) : null;
+
+    /// <summary>The OpenMP module the process spent most samples in.</summary>
+    public string? MainOpenMpModule => OpenMpModules.Count == 0 ? null
+        : OpenMpModules.OrderByDescending(m => m.Value).ThenBy(m => m.Key, StringComparer.OrdinalIgnoreCase).First().Key;
+}

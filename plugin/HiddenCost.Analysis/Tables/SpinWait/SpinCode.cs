@@ -1,0 +1,94 @@
+namespace HiddenCost.Analysis.Tables.SpinWait;
+
+/// <summary>
+/// The code that counts as spinning, by module and by function name. Names come from the runtimes' sources and
+/// the product definition (issue 10); the stack tags in stacktags/ tag the same code for WPA's own tables.
+/// </summary>
+public static class SpinCode
+{
+    /// <summary>The .NET runtime's native module: CoreCLR, .NET Framework 4.x, and .NET Framework 2.0–3.5.</summary>
+    private static readonly string[] RuntimeModules = { "coreclr.dll", "clr.dll", "mscorwks.dll" };
+
+    /// <summary>
+    /// User-mode system modules a spin loop passes through on its way to the kernel (SwitchToThread, Sleep(0),
+    /// NtYieldExecution): transparent when walking from the leaf, never evidence of spinning on their own.
+    /// </summary>
+    private static readonly string[] SystemModules = { "ntdll.dll", "kernelbase.dll", "kernel32.dll", "win32u.dll", "wow64.dll", "wow64cpu.dll", "wow64win.dll" };
+
+    /// <summary>Native functions whose samples are spinning (or the slow path around it), matched as substrings of the symbol.</summary>
+    private static readonly string[] NativeSpinFunctions =
+    {
+        "AwareLock::Contention", "AwareLock::EnterEpilog", "AwareLock::SpinWait", "JITutil_MonContention",
+        "JITutil_MonEnterWorker", "JIT_MonEnterWorker_Portable", "ThreadNative::SpinWait", "YieldProcessorNormalized",
+        "RtlpEnterCriticalSectionContended", "RtlpAcquireSRWLockExclusiveContended", "RtlpAcquireSRWLockSharedContended",
+        "__kmp_wait", "__kmp_yield", "__kmp_hyper_barrier", "__kmp_fork_barrier", "__kmp_join_barrier",
+    };
+
+    /// <summary>Managed types whose methods are the lock or spin API: they sit between the spin code and the call site.</summary>
+    private static readonly string[] ManagedLockTypes =
+    {
+        "System.Threading.Monitor.", "System.Threading.Lock.", "System.Threading.SpinLock.", "System.Threading.SpinWait.",
+        "System.Threading.ObjectHeader.", "System.Threading.Thread.SpinWait",
+    };
+
+    /// <summary>Of those, the methods that only run when the lock is contended (the spin and slow paths).</summary>
+    private static readonly string[] ManagedSpinMarkers = { "Slow", "Spin", "Contention", "ContinueTryEnter", "ReliableEnter" };
+
+    public static bool IsRuntimeModule(string? module) => Matches(module, RuntimeModules);
+
+    public static bool IsSystemModule(string? module) => Matches(module, SystemModules);
+
+    /// <summary>Intel's libiomp5md.dll, LLVM's libomp*.dll (MSVC /openmp:llvm) and MSVC's vcomp*.dll.</summary>
+    public static bool IsOpenMpModule(string? module)
+    {
+        if (module is null) return false;
+        var name = FileName(module);
+        return name.StartsWith("libiomp5", StringComparison.OrdinalIgnoreCase)
+               || name.StartsWith("libomp", StringComparison.OrdinalIgnoreCase)
+               || name.StartsWith("vcomp", StringComparison.OrdinalIgnoreCase);
+    }
+
+    public static bool IsNativeSpinFunction(string? function)
+    {
+        if (function is null) return false;
+        foreach (var f in NativeSpinFunctions)
+            if (function.Contains(f, StringComparison.Ordinal)) return true;
+        return false;
+    }
+
+    /// <summary>A method of the managed lock/spin API (Monitor, Lock, SpinLock, SpinWait, Thread.SpinWait).</summary>
+    public static bool IsManagedLockApi(string? method)
+    {
+        if (method is null) return false;
+        foreach (var t in ManagedLockTypes)
+            if (method.StartsWith(t, StringComparison.Ordinal)) return true;
+        return false;
+    }
+
+    /// <summary>A managed lock API method that only runs under contention: SpinWait.SpinOnce, Lock.TryEnterSlow, …</summary>
+    public static bool IsManagedSpinMethod(string? method)
+    {
+        if (!IsManagedLockApi(method)) return false;
+        if (method!.StartsWith("System.Threading.SpinWait.", StringComparison.Ordinal)
+            || method.StartsWith("System.Threading.Thread.SpinWait", StringComparison.Ordinal)) return true;
+        int dot = method.LastIndexOf('.');
+        var name = method.AsSpan(dot + 1);
+        foreach (var m in ManagedSpinMarkers)
+            if (name.Contains(m, StringComparison.Ordinal)) return true;
+        return false;
+    }
+
+    private static bool Matches(string? module, string[] names)
+    {
+        if (module is null) return false;
+        var name = FileName(module);
+        foreach (var n in names)
+            if (name.Equals(n, StringComparison.OrdinalIgnoreCase)) return true;
+        return false;
+    }
+
+    /// <summary>The file name of a module given as a file name or a full (NT or DOS) path.</summary>
+    public static ReadOnlySpan<char> FileName(string module) => module.AsSpan(module.LastIndexOfAny(PathSeparators) + 1);
+
+    private static readonly char[] PathSeparators = { '\\', '/' };
+}

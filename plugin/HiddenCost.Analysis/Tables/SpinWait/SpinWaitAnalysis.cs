@@ -1,0 +1,135 @@
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Etl;
+using HiddenCost.Etl.Decoding.Clr;
+using HiddenCost.Etl.Decoding.Kernel;
+using HiddenCost.Etl.Stacks;
+
+namespace HiddenCost.Analysis.Tables.SpinWait;
+
+/// <summary>
+/// Feeds the Spin-Wait tracker from the event stream. A sample can only be classified once its stack has arrived
+/// (user parts and stack keys come late) and the CLR rundown has named the methods in it (MethodDCEndVerbose comes
+/// at the end of the trace), so samples, contention events and the lock-wait switches that may end a spin run are
+/// logged compactly and replayed in stream order at <see cref="Complete"/>, each distinct stack classified once.
+/// Yields and Sleep(0) switches need no stacks and go to the tracker as they come.
+/// </summary>
+public sealed class SpinWaitAnalysis : ITraceAnalysis
+{
+    private const int MaxFrames = 1024;
+
+    private readonly TraceSession _session;
+    private readonly SpinEventLog _log = new();
+    private readonly SpinWaitTracker _tracker = new();
+    private readonly SpinWaitReadiness _readiness = new();
+    private readonly List<ProcessRef> _processes = new();
+    private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
+    private readonly HashSet<int> _sampledSinceSwitchIn = new();
+    private readonly Dictionary<(int Process, int Stack), SampleClass> _classes = new();
+    private readonly StackFrame[] _frames = new StackFrame[MaxFrames];
+    private readonly SampleStackMatcher _stackMatcher;
+
+    public SpinWaitAnalysis(TraceSession session)
+    {
+        _session = session;
+        _stackMatcher = new SampleStackMatcher(_log);
+        session.AddStackListener(_stackMatcher);
+    }
+
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { SpinWaitTables.PerLock, SpinWaitTables.ByProcess };
+
+    public void OnEvent(in EtwEvent e)
+    {
+        _readiness.Observe(e);
+        if (e.IsKernel)
+        {
+            if (e.Group == KernelGroups.PerfInfo) OnPerfInfo(e);
+            else if (e.Group == KernelGroups.Thread && ContextSwitch.TryDecode(e, out var cs)) OnContextSwitch(e.TimeNs, cs);
+            return;
+        }
+        if (ClrContentionStart.TryDecode(e, out var start))
+            _log.AddContentionStart(e.TimeNs, e.ThreadId, ProcessIndex(_session.ProcessOfThread(e.ThreadId, e.TimeNs, e.ProcessId)),
+                start.LockId, start.AssociatedObjectId);
+        else if (ClrContentionStop.TryDecode(e, out var stop))
+            _log.AddContentionStop(e.TimeNs, e.ThreadId, ProcessIndex(_session.ProcessOfThread(e.ThreadId, e.TimeNs, e.ProcessId)), stop.DurationNs);
+    }
+
+    public IReadOnlyList<Table> Complete(AnalysisContext context)
+    {
+        new SpinReplay(_tracker, _processes, Classify).Run(_log);
+        var (perLock, byProcess) = _tracker.Build(context.LastEventNs);
+        foreach (var note in _readiness.Notes())
+        {
+            perLock.AddNote(note);
+            byProcess.AddNote(note);
+        }
+        return new[] { perLock, byProcess };
+    }
+
+    private void OnPerfInfo(in EtwEvent e)
+    {
+        if (SampledProfile.TryDecode(e, out var s))
+        {
+            if (s.ThreadId <= 0) return; // the idle thread
+            var process = _session.ProcessOfThread(s.ThreadId, e.TimeNs, e.ProcessId);
+            if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin
+            long index = _log.AddSample(e.TimeNs, s.ThreadId, ProcessIndex(process), s.InstructionPointer);
+            _stackMatcher.Expect(e.RawTimestamp, s.ThreadId, index);
+            _sampledSinceSwitchIn.Add(s.ThreadId);
+        }
+        else if (ProfileInterval.TryDecode(e, out var interval) && interval.Source == 0 && interval.NewInterval > 0)
+        {
+            _tracker.ProfileInterval(interval.IntervalNs);
+        }
+    }
+
+    private void OnContextSwitch(long t, in ContextSwitch cs)
+    {
+        int old = cs.OldThreadId;
+        bool ranSinceSwitchIn = _sampledSinceSwitchIn.Remove(old);
+        if (old <= 0) return;
+        byte reason = cs.OldThreadWaitReason, state = cs.OldThreadState;
+        if (KernelWait.IsYield(reason) || KernelWait.IsSleepZero(reason, state))
+            _tracker.ContextSwitch(t, _session.ProcessOfThread(old, t), old, reason, state);
+        else if (ranSinceSwitchIn && KernelWait.IsLockWait(reason, state))
+            _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state); // may end a spin run: replayed in order
+    }
+
+    private int ProcessIndex(ProcessRef process)
+    {
+        if (!_processIndex.TryGetValue(process, out int index))
+        {
+            _processIndex[process] = index = _processes.Count;
+            _processes.Add(process);
+        }
+        return index;
+    }
+
+    private SampleClass Classify(in LoggedSample sample)
+    {
+        var stack = new StackId(sample.Stack);
+        int pid = _processes[sample.Process].Pid;
+        if (stack.IsNone)
+        {
+            _frames[0] = Resolve(pid, sample.InstructionPointer, sample.TimeNs);
+            return SpinClassifier.Classify(_frames.AsSpan(0, 1), hasStack: false);
+        }
+        var key = (sample.Process, stack.Value);
+        if (_classes.TryGetValue(key, out var known)) return known;
+        var frames = _session.Stacks.Store.GetFrames(stack);
+        int n = Math.Min(frames.Count, MaxFrames);
+        for (int i = 0; i < n; i++) _frames[i] = Resolve(pid, frames[i], sample.TimeNs);
+        var c = SpinClassifier.Classify(_frames.AsSpan(0, n), hasStack: n > 0);
+        _classes[key] = c;
+        return c;
+    }
+
+    private StackFrame Resolve(int pid, ulong address, long t)
+    {
+        var frame = _session.State.ResolveFrame(pid, address, t);
+        if (frame.Method is { } method) return StackFrame.Managed(method.FullName, address: address);
+        if (KernelAddress.IsKernel(address, _session.State.KernelPointerSize)) return StackFrame.Kernel(frame.Image?.FileName, address: address);
+        return frame.Image is { } image ? StackFrame.Native(image.FileName, address: address) : new StackFrame(FrameOrigin.Unknown, null, null, address);
+    }
+}

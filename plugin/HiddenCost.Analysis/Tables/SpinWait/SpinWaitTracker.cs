@@ -1,0 +1,294 @@
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Tables.SpinWait;
+
+/// <summary>
+/// The Spin-Wait analysis without ETW types: fed classified CPU samples, CLR contention events and context
+/// switches in time order, it follows each thread's spin runs and contentions and builds the two tables.
+/// <list type="bullet">
+/// <item>A run of spin samples followed by the thread's next ContentionStart (or a block in a lock wait) before it
+/// runs ordinary code is <b>wasted</b> spin for that lock; a run that ends in ordinary code is <b>successful</b>.</item>
+/// <item>A successful run belongs to the lock it spun inside (after a wake-up), else to the lock that contended at
+/// the same call site nearest in time, else to the call site alone. These are resolved at the end, when every
+/// contention's call site is known.</item>
+/// <item>Unnamed runtime code called from managed code (<see cref="SpinEvidence.PossibleSpin"/>) is spin when it
+/// ends in a contention, or spins inside one. Elsewhere it counts only when it took a runtime code path (the return
+/// addresses inside the runtime) that such proven spin took in the same process: without symbols, that is what
+/// tells the runtime's spin loop from GC, JIT or any other call into the runtime. Runtime code sampled with no stack
+/// at all counts only on threads that contend.</item>
+/// </list>
+/// </summary>
+public sealed class SpinWaitTracker
+{
+    public const long DefaultProfileIntervalNs = 1_000_000;
+    public const string UnattributedSite = "(unattributed)";
+
+    private readonly Dictionary<int, ThreadSpinState> _threads = new();
+    private readonly Dictionary<ProcessRef, ProcessTally> _processes = new();
+    private readonly Dictionary<LockKey, LockTally> _locks = new();
+    private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
+    private long? _intervalNs;
+    private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _samples;
+
+    /// <summary>The trace's profile interval (the first one it states wins).</summary>
+    public void ProfileInterval(long intervalNs)
+    {
+        if (_intervalNs is null && intervalNs > 0) _intervalNs = intervalNs;
+    }
+
+    /// <summary>A CPU sample of <paramref name="threadId"/>, classified by <see cref="SpinClassifier"/>.</summary>
+    public void Sample(long t, ProcessRef process, int threadId, in SampleClass sample)
+    {
+        if (threadId <= 0) return; // the idle thread
+        var th = Thread(process, threadId, t);
+        _samples++;
+        th.Tally.Samples++;
+        switch (sample.Evidence)
+        {
+            case SpinEvidence.Spin or SpinEvidence.PossibleSpin:
+                Spin(th, t, sample);
+                break;
+            case SpinEvidence.OpenMp:
+                th.Tally.OpenMpSamples++;
+                th.Tally.Threads.Add(threadId);
+                var module = sample.Module is null ? "OpenMP runtime" : SpinCode.FileName(sample.Module).ToString();
+                th.Tally.OpenMpModules[module] = th.Tally.OpenMpModules.GetValueOrDefault(module) + 1;
+                RanOn(th, t);
+                break;
+            case SpinEvidence.NotSpin:
+                RanOn(th, t);
+                break;
+        }
+    }
+
+    /// <summary>ContentionStart: the thread stopped spinning and is about to block on a lock.</summary>
+    /// <param name="lockId">LockID (v2, .NET 7+); null or 0 when the event has none.</param>
+    /// <param name="objectId">AssociatedObjectID (v2); null or 0 when the event has none.</param>
+    public void ContentionStart(long t, ProcessRef process, int threadId, ulong? lockId = null, ulong? objectId = null)
+    {
+        var th = Thread(process, threadId, t);
+        th.Contended = true;
+        th.Tally.Contentions++;
+        th.Tally.Threads.Add(threadId);
+        // The spin run names the contention's call site only when it ran right up to it: across a gap in sampling
+        // (another tool took the kernel logger) the thread may have done anything before it contended.
+        var site = th.Running && t - th.RunLastNs <= 2 * (_intervalNs ?? DefaultProfileIntervalNs) ? th.RunSite : null;
+        var tally = Lock(LockKey.For(process, lockId, objectId, site));
+        if (objectId is > 0) tally.Object ??= objectId;
+        tally.Contentions++;
+        tally.Threads.Add(threadId);
+        tally.Touch(t);
+        if (site is not null) NoteSite(tally, site, t);
+        if (th.Running) AddProven(tally, th, th.TakeRun(wasted: true));
+        th.Open.Add(new OpenContention(t, tally));
+    }
+
+    /// <summary>ContentionStop: the thread acquired the lock (or, on CoreCLR's AwareLock, timed out).</summary>
+    /// <param name="durationNs">DurationNs (v1, .NET 5+); null on .NET Framework's v0, which has none.</param>
+    public void ContentionStop(long t, ProcessRef process, int threadId, double? durationNs = null)
+    {
+        var th = Thread(process, threadId, t);
+        if (th.Open.Count == 0)
+        {
+            _orphanStops++;
+            return;
+        }
+        var open = th.Open[^1];
+        th.Open.RemoveAt(th.Open.Count - 1);
+        long wait = durationNs is { } d && double.IsFinite(d) && d >= 0 ? (long)Math.Round(d) : t - open.StartNs;
+        open.Lock.WaitNs += wait;
+        open.Lock.Touch(t);
+    }
+
+    /// <summary>A context switch away from <paramref name="oldThreadId"/> (CSwitch OldThreadWaitReason and OldThreadState).</summary>
+    public void ContextSwitch(long t, ProcessRef oldProcess, int oldThreadId, byte waitReason, byte oldState)
+    {
+        if (oldThreadId <= 0) return;
+        // Yields and delays only count per process, so they may be fed as they come while samples wait for
+        // their stacks; only a lock wait touches the thread's spin run.
+        if (KernelWait.IsYield(waitReason)) Process(oldProcess).Yield(t, oldThreadId);
+        else if (KernelWait.IsSleepZero(waitReason, oldState)) Process(oldProcess).Delay(oldThreadId);
+        else if (KernelWait.IsLockWait(waitReason, oldState) && _threads.TryGetValue(oldThreadId, out var th)
+                 && th.Process == oldProcess && th.Running)
+        {
+            // Spun, then blocked anyway without a contention event (a critical section, an SRW lock, or CoreCLR
+            // waiting again after a wake-up): wasted spin.
+            var inside = th.Open.Count > 0 ? th.Open[^1].Lock : th.RunInside;
+            var run = th.TakeRun(wasted: true);
+            th.LastSeenNs = t;
+            if (inside is not null) AddProven(inside, th, run);
+            else _unplaced.Add((th, run));
+        }
+    }
+
+    /// <summary>Closes every run and wait at the end of the trace and builds both tables.</summary>
+    public (Table PerLock, Table ByProcess) Build(long traceEndNs)
+    {
+        foreach (var th in _threads.Values) Finish(th, Math.Max(traceEndNs, th.LastSeenNs));
+        foreach (var (th, run) in _unplaced) Place(th, run);
+        _unplaced.Clear();
+
+        long interval = _intervalNs ?? DefaultProfileIntervalNs;
+        var perLock = SpinWaitTableBuilder.PerLock(_locks.Values, interval);
+        var byProcess = SpinWaitTableBuilder.ByProcess(_processes.Values, _locks.Values, interval);
+        foreach (var note in Notes(interval))
+        {
+            perLock.AddNote(note);
+            byProcess.AddNote(note);
+        }
+        return (perLock, byProcess);
+    }
+
+    private IEnumerable<string> Notes(long interval)
+    {
+        static string Ms(long samples, long interval) => $"{samples * interval / 1e6:N1} ms";
+        if (_samples > 0 && _intervalNs is null)
+            yield return "The trace does not state its profile interval: each CPU sample counts as 1 ms.";
+        if (_unattributedSamples > 0)
+            yield return $"{Ms(_unattributedSamples, interval)} of spin had no stack naming its call site or lock; it is shown as '{UnattributedSite}'.";
+        if (_setAsideSamples > 0)
+            yield return $"{Ms(_setAsideSamples, interval)} of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin: " +
+                         "it neither ended in a contention nor took a runtime code path seen spinning before one, and without the runtime's " +
+                         "symbols it cannot be told from GC, JIT or other calls into the runtime.";
+        if (_unstopped > 0)
+            yield return $"{_unstopped:N0} contentions had no ContentionStop (a timed-out wait on System.Threading.Lock, or the trace ended first): " +
+                         "their wait is counted until the thread ran its own code again or the trace ended.";
+        if (_orphanStops > 0)
+            yield return $"{_orphanStops:N0} ContentionStop events had no ContentionStart on their thread (the trace began mid-wait); their wait is not counted.";
+    }
+
+    private void Spin(ThreadSpinState th, long t, in SampleClass sample)
+    {
+        // A spin sample naming another call site means the thread got the first lock and spins for another.
+        if (th.Running && sample.CallSite is not null && th.RunSite is not null && sample.CallSite != th.RunSite)
+            EndRun(th);
+        if (!th.Running)
+        {
+            th.RunStartNs = t;
+            th.RunInside = th.Open.Count > 0 ? th.Open[^1].Lock : null;
+        }
+        th.RunSamples++;
+        th.RunLastNs = t;
+        th.RunSite ??= sample.CallSite;
+        th.RunNamed |= sample.Evidence == SpinEvidence.Spin;
+        th.AddPath(sample.RuntimePath);
+        th.RunInside ??= th.Open.Count > 0 ? th.Open[^1].Lock : null;
+    }
+
+    /// <summary>The thread ran ordinary code: its spin run succeeded, and it no longer waits in any contention.</summary>
+    private void RanOn(ThreadSpinState th, long t)
+    {
+        if (th.Running) EndRun(th);
+        CloseUnstopped(th, t);
+    }
+
+    private void EndRun(ThreadSpinState th)
+    {
+        var inside = th.RunInside;
+        var run = th.TakeRun(wasted: false);
+        if (inside is not null)
+        {
+            if (run.Site is not null) NoteSite(inside, run.Site, run.EndNs);
+            AddProven(inside, th, run);
+        }
+        else _unplaced.Add((th, run));
+    }
+
+    private void CloseUnstopped(ThreadSpinState th, long t)
+    {
+        for (int i = th.Open.Count - 1; i >= 0; i--)
+        {
+            var open = th.Open[i];
+            open.Lock.WaitNs += Math.Max(0, t - open.StartNs);
+            open.Lock.Touch(t);
+            _unstopped++;
+        }
+        th.Open.Clear();
+    }
+
+    private void Finish(ThreadSpinState th, long endNs)
+    {
+        if (th.Running) EndRun(th);
+        CloseUnstopped(th, endNs);
+    }
+
+    /// <summary>Gives a run not spun inside a known contention to a lock, by its call site.</summary>
+    private void Place(ThreadSpinState th, in SpinRun run)
+    {
+        LockTally? target = null;
+        if (run.Site is not null)
+        {
+            if (!run.Named && !TookSpinPath(th, run)) target = null;
+            else if (th.Tally.SiteContentions.TryGetValue(run.Site, out var list)) target = Nearest(list, run.EndNs);
+            else target = Lock(LockKey.For(th.Process, null, null, run.Site));
+        }
+        else if (run.Named || th.Contended)
+        {
+            target = Lock(LockKey.Unattributed(th.Process));
+            _unattributedSamples += run.Samples;
+        }
+        if (target is null) _setAsideSamples += run.Samples;
+        else target.AddRun(run, th.ThreadId);
+    }
+
+    /// <summary>A run that certainly spun (it ended in or spun inside a contention) teaches its process the runtime's spin paths.</summary>
+    private static void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
+    {
+        run.Paths.AddTo(th.Tally.SpinPaths);
+        tally.AddRun(run, th.ThreadId);
+    }
+
+    private static bool TookSpinPath(ThreadSpinState th, in SpinRun run) => run.Paths.AnyIn(th.Tally.SpinPaths);
+
+    private static LockTally Nearest(List<(long Time, LockTally Lock)> list, long t)
+    {
+        int lo = 0, hi = list.Count;
+        while (lo < hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (list[mid].Time < t) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == list.Count) return list[^1].Lock;
+        if (lo == 0) return list[0].Lock;
+        return t - list[lo - 1].Time <= list[lo].Time - t ? list[lo - 1].Lock : list[lo].Lock;
+    }
+
+    private void NoteSite(LockTally tally, string site, long t)
+    {
+        tally.Sites[site] = tally.Sites.GetValueOrDefault(site) + 1;
+        var sites = Process(tally.Key.Process).SiteContentions;
+        if (!sites.TryGetValue(site, out var list)) sites[site] = list = new();
+        if (list.Count > 0 && list[^1].Lock == tally && list[^1].Time == t) return;
+        // Spins inside a contention are noted when they end, a little after later contentions of other threads:
+        // keep the list in time order for the nearest-in-time search.
+        int at = list.Count;
+        while (at > 0 && list[at - 1].Time > t) at--;
+        list.Insert(at, (t, tally));
+    }
+
+    private LockTally Lock(LockKey key)
+    {
+        if (!_locks.TryGetValue(key, out var tally)) _locks[key] = tally = new LockTally(key);
+        return tally;
+    }
+
+    private ProcessTally Process(ProcessRef process)
+    {
+        if (!_processes.TryGetValue(process, out var tally)) _processes[process] = tally = new ProcessTally(process);
+        return tally;
+    }
+
+    private ThreadSpinState Thread(ProcessRef process, int threadId, long t)
+    {
+        if (!_threads.TryGetValue(threadId, out var th) || th.Process != process)
+        {
+            // A thread id seen in another process: the old thread has exited and its id was reused.
+            if (th is not null) Finish(th, th.LastSeenNs);
+            _threads[threadId] = th = new ThreadSpinState(process, threadId, Process(process));
+        }
+        th.LastSeenNs = t;
+        return th;
+    }
+}

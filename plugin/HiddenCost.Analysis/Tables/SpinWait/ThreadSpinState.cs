@@ -1,0 +1,44 @@
+using HiddenCost.Analysis.Common;
+
+namespace HiddenCost.Analysis.Tables.SpinWait;
+
+/// <summary>One thread's state: the spin run in progress and the contentions it is waiting in (innermost last).</summary>
+internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessTally tally)
+{
+    public ProcessRef Process { get; } = process;
+    public int ThreadId { get; } = threadId;
+    public ProcessTally Tally { get; } = tally;
+
+    /// <summary>Ever contended: its unnamed runtime samples without a stack then count as unattributed spin.</summary>
+    public bool Contended;
+    public long LastSeenNs;
+
+    public long RunSamples;
+    public long RunStartNs, RunLastNs;
+    public string? RunSite;
+    public bool RunNamed;
+    /// <summary>The contention the run spins inside (spinning again after a wake-up), if any.</summary>
+    public LockTally? RunInside;
+    /// <summary>The runtime code paths the run's samples took (<see cref="SampleClass.RuntimePath"/>).</summary>
+    public RuntimePaths RunPaths;
+
+    public readonly List<OpenContention> Open = new(2);
+
+    public bool Running => RunSamples > 0;
+
+    public void AddPath(ulong path) => RunPaths = RunPaths.With(path);
+
+    public SpinRun TakeRun(bool wasted)
+    {
+        var run = new SpinRun(RunStartNs, RunLastNs, RunSamples, RunSite, RunNamed, wasted, RunPaths);
+        RunSamples = 0;
+        RunSite = null;
+        RunNamed = false;
+        RunInside = null;
+        RunPaths = default;
+        return run;
+    }
+}
+
+/// <summary>A ContentionStart not yet matched by its ContentionStop.</summary>
+internal readonly record struct OpenContention(long StartNs, LockTally Lock);

@@ -1,0 +1,115 @@
+using HiddenCost.Analysis.Tables.SpinWait;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>Which sampled stacks are spinning, and which frame is the call site (stacks leaf first).</summary>
+[TestClass]
+public sealed class SpinClassifierTests
+{
+    private static SampleClass Classify(params StackFrame[] frames) => SpinClassifier.Classify(frames, hasStack: true);
+
+    private static readonly StackFrame Caller = StackFrame.Managed("Shop.Inventory.Reserve");
+
+    [TestMethod]
+    public void AwareLock_contention_with_symbols_is_spin_called_from_the_managed_caller()
+    {
+        var c = Classify(StackFrame.Native("coreclr.dll", "AwareLock::Contention"), StackFrame.Native("coreclr.dll", "JIT_MonEnter_Portable"),
+            Caller, StackFrame.Managed("Shop.Program.Main"));
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "Shop.Inventory.Reserve"), c with { RuntimePath = 0 });
+    }
+
+    [TestMethod]
+    public void Unnamed_runtime_code_called_directly_from_managed_code_is_possible_spin()
+    {
+        var c = Classify(StackFrame.Native("coreclr.dll"), StackFrame.Native("coreclr.dll"), Caller);
+        Assert.AreEqual(new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve"), c with { RuntimePath = 0 });
+    }
+
+    [TestMethod]
+    public void Clr_dll_of_the_framework_counts_as_the_runtime_too()
+    {
+        var c = Classify(StackFrame.Native(@"\Device\HarddiskVolume3\Windows\Microsoft.NET\Framework64\v4.0.30319\clr.dll"), Caller);
+        Assert.AreEqual(SpinEvidence.PossibleSpin, c.Evidence);
+    }
+
+    [TestMethod]
+    public void Runtime_path_fingerprints_the_return_addresses_not_the_wandering_leaf()
+    {
+        static SampleClass At(ulong leaf, ulong caller) => Classify(StackFrame.Native("coreclr.dll", address: leaf),
+            StackFrame.Native("coreclr.dll", address: caller), StackFrame.Native("coreclr.dll", address: 0x7FF8_4C1C_7A20), Caller);
+        var spinA = At(0x7FF8_4C1B_2C40, 0x7FF8_4C1B_3010);
+        var spinB = At(0x7FF8_4C1B_2C58, 0x7FF8_4C1B_3010);
+        var other = At(0x7FF8_4C1B_2C40, 0x7FF8_4C09_8120);
+        Assert.AreNotEqual(0UL, spinA.RuntimePath);
+        Assert.AreEqual(spinA.RuntimePath, spinB.RuntimePath, "the leaf instruction pointer is not part of the path");
+        Assert.AreNotEqual(spinA.RuntimePath, other.RuntimePath);
+        Assert.AreEqual(0UL, Classify(StackFrame.Native("coreclr.dll", address: 0x7FF8_4C1B_2C40), Caller).RuntimePath,
+            "a leaf alone has no return addresses inside the runtime");
+    }
+
+    [TestMethod]
+    public void Managed_Lock_slow_path_is_passed_through_to_the_user_method()
+    {
+        var c = Classify(StackFrame.Native("coreclr.dll"), StackFrame.Managed("System.Threading.Thread.SpinWaitInternal"),
+            StackFrame.Managed("System.Threading.Lock.TryEnterSlow"), StackFrame.Managed("System.Threading.Lock.Enter"), Caller);
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "Shop.Inventory.Reserve"), c);
+    }
+
+    [TestMethod]
+    public void Kernel_and_system_dll_frames_of_a_yield_inside_a_spin_are_passed_through()
+    {
+        var c = Classify(StackFrame.Kernel("ntoskrnl.exe"), StackFrame.Native("ntdll.dll", "NtYieldExecution"),
+            StackFrame.Native("KERNELBASE.dll", "SwitchToThread"), StackFrame.Native("coreclr.dll"),
+            StackFrame.Managed("System.Threading.SpinWait.SpinOnce"), Caller);
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "Shop.Inventory.Reserve"), c);
+    }
+
+    [TestMethod]
+    public void Contended_critical_section_names_the_native_caller()
+    {
+        var c = Classify(StackFrame.Native("ntdll.dll", "RtlpEnterCriticalSectionContended"), StackFrame.Native("ntdll.dll", "RtlEnterCriticalSection"),
+            StackFrame.Native("render.dll", "TileCache::Lookup"), StackFrame.Native("render.exe", "main"));
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "render.dll!TileCache::Lookup"), c);
+    }
+
+    [TestMethod]
+    public void OpenMP_runtime_at_the_leaf_is_OpenMP_whatever_calls_it()
+    {
+        var c = Classify(StackFrame.Kernel(), StackFrame.Native("ntdll.dll"), StackFrame.Native("libiomp5md.dll"), StackFrame.Native("solver.exe"));
+        Assert.AreEqual(new SampleClass(SpinEvidence.OpenMp, null, "libiomp5md.dll"), c);
+        Assert.AreEqual(SpinEvidence.OpenMp, Classify(StackFrame.Native("VCOMP140.DLL"), StackFrame.Native("solver.exe")).Evidence);
+    }
+
+    [TestMethod]
+    public void Ordinary_code_at_the_leaf_is_not_spin()
+    {
+        Assert.AreEqual(SampleClass.NotSpin, Classify(Caller, StackFrame.Managed("Shop.Program.Main")));
+        Assert.AreEqual(SampleClass.NotSpin, Classify(StackFrame.Native("ntdll.dll", "memcpy"), StackFrame.Native("app.exe", "Copy")));
+        Assert.AreEqual(SampleClass.NotSpin, Classify(StackFrame.Managed("System.Threading.Lock.Enter"), Caller),
+            "the uncontended fast path of the lock API is not spin");
+    }
+
+    [TestMethod]
+    public void Runtime_code_called_from_native_code_or_owning_its_thread_is_not_lock_spin()
+    {
+        Assert.AreEqual(SampleClass.NotSpin, Classify(StackFrame.Native("coreclr.dll"), StackFrame.Native("host.exe", "RunApp")));
+        Assert.AreEqual(SampleClass.Unknown, Classify(StackFrame.Native("coreclr.dll"), StackFrame.Native("coreclr.dll"), StackFrame.Native("kernel32.dll")),
+            "a GC thread starts in the runtime");
+    }
+
+    [TestMethod]
+    public void Runtime_code_above_unnamed_jitted_code_is_possible_spin_without_a_site()
+    {
+        var c = Classify(StackFrame.Native("coreclr.dll"), new StackFrame(FrameOrigin.Unknown, null, null));
+        Assert.AreEqual(new SampleClass(SpinEvidence.PossibleSpin), c);
+    }
+
+    [TestMethod]
+    public void Instruction_pointer_alone_gives_evidence_but_no_call_site()
+    {
+        Assert.AreEqual(new SampleClass(SpinEvidence.PossibleSpin), SpinClassifier.Classify(new[] { StackFrame.Native("coreclr.dll") }, hasStack: false));
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin), SpinClassifier.Classify(new[] { StackFrame.Native("coreclr.dll", "AwareLock::Contention") }, hasStack: false));
+        Assert.AreEqual(SampleClass.Unknown, SpinClassifier.Classify(new[] { StackFrame.Kernel() }, hasStack: false));
+        Assert.AreEqual(SampleClass.NotSpin, SpinClassifier.Classify(new[] { StackFrame.Native("app.exe") }, hasStack: false));
+    }
+}

@@ -1,0 +1,479 @@
+using HiddenCost.Analysis.Common;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.SpinWait;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>The Spin-Wait analysis fed classified samples, contention events and context switches directly (no ETW bytes).</summary>
+[TestClass]
+public sealed class SpinWaitTrackerTests
+{
+    private const long Ms = 1_000_000;
+    private const string Reserve = "Shop.Inventory.Reserve";
+    private static readonly ProcessRef Shop = new(4200, 0, "Shop.exe");
+    private static readonly SampleClass Own = SampleClass.NotSpin;
+
+    private static SampleClass Spin(string? site) => new(SpinEvidence.Spin, site);
+    private static SampleClass Possible(string? site, ulong runtimePath = 0) => new(SpinEvidence.PossibleSpin, site, RuntimePath: runtimePath);
+
+    /// <summary>Return addresses inside coreclr.dll: the spin loop's path, and the path of some other runtime call.</summary>
+    private const ulong SpinPath = 0x5A1, OtherPath = 0x0C1;
+
+    /// <summary>One sample per millisecond from <paramref name="fromMs"/>; returns the time after the last.</summary>
+    private static long Samples(SpinWaitTracker t, int tid, long fromMs, int count, SampleClass c, ProcessRef? process = null)
+    {
+        for (int i = 0; i < count; i++) t.Sample((fromMs + i) * Ms, process ?? Shop, tid, c);
+        return fromMs + count;
+    }
+
+    private static object? Cell(Table t, int row, string column) => t.Cell(row, column);
+
+    private static int RowWhere(Table t, string column, object? value)
+    {
+        for (int i = 0; i < t.Rows.Count; i++)
+            if (Equals(t.Cell(i, column), value)) return i;
+        Assert.Fail($"no row with {column} = {value}");
+        return -1;
+    }
+
+    [TestMethod]
+    public void Spin_before_a_v2_contention_is_wasted_and_spin_that_acquires_at_the_same_site_is_successful()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 3, Spin(Reserve));                       // 10, 11, 12 ms
+        t.ContentionStart(12 * Ms + Ms / 2, Shop, 101, lockId: 0xABC0, objectId: 0x7FF0_1000);
+        t.ContentionStop(20 * Ms, Shop, 101, durationNs: 7_400_000.0);
+        t.Sample(21 * Ms, Shop, 101, Own);
+        Samples(t, 102, 30, 2, Spin(Reserve));                       // 30, 31 ms: spun and got the lock
+        t.Sample(32 * Ms, Shop, 102, Own);
+
+        var (locks, processes) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual("Shop.exe", Cell(locks, 0, "Process"));
+        Assert.AreEqual(4200L, Cell(locks, 0, "PID"));
+        Assert.AreEqual(0xABC0L, Cell(locks, 0, "Lock ID"));
+        Assert.AreEqual(0x7FF0_1000L, Cell(locks, 0, "Object"));
+        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(1L, Cell(locks, 0, "Contentions"));
+        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
+        Assert.AreEqual(7.4, Cell(locks, 0, "Wait (ms)"));
+        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(5.0, Cell(locks, 0, "Spin CPU (ms)"));
+        Assert.AreEqual(5.0 / 12.4 * 100, (double)Cell(locks, 0, "Spin Share (%)")!, 1e-9);
+        Assert.AreEqual(3.0, Cell(locks, 0, "Longest Spin (ms)"));
+        Assert.AreEqual(10 * Ms, Cell(locks, 0, "First"));
+        Assert.AreEqual(31 * Ms, Cell(locks, 0, "Last"));
+
+        Assert.AreEqual(1, processes.Rows.Count);
+        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
+        Assert.AreEqual(5.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+        Assert.AreEqual(0L, Cell(processes, 0, "Yields"));
+        Assert.IsNull(Cell(processes, 0, "Yields per Second"));
+        Assert.AreEqual(0.0, Cell(processes, 0, "OpenMP Runtime CPU (ms)"));
+        Assert.IsNull(Cell(processes, 0, "Hint"));
+        Assert.AreEqual(0, locks.Notes.Count, string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Successful_spin_goes_to_the_lock_contending_at_its_site_nearest_in_time()
+    {
+        var t = new SpinWaitTracker();
+        Samples(t, 101, 10, 1, Spin(Reserve));
+        t.ContentionStart(11 * Ms, Shop, 101, lockId: 1);
+        t.ContentionStop(12 * Ms, Shop, 101, 1e6);
+        Samples(t, 101, 100, 1, Spin(Reserve));
+        t.ContentionStart(101 * Ms, Shop, 101, lockId: 2);
+        t.ContentionStop(102 * Ms, Shop, 101, 1e6);
+        Samples(t, 102, 20, 4, Spin(Reserve));                       // ends at 23 ms: nearest is lock 1 (11 ms)
+        t.Sample(24 * Ms, Shop, 102, Own);
+        Samples(t, 103, 90, 7, Spin(Reserve));                       // ends at 96 ms: nearest is lock 2 (101 ms)
+        t.Sample(97 * Ms, Shop, 103, Own);
+
+        var (locks, _) = t.Build(200 * Ms);
+        Assert.AreEqual(4.0, Cell(locks, RowWhere(locks, "Lock ID", 1L), "Successful Spin CPU (ms)"));
+        Assert.AreEqual(7.0, Cell(locks, RowWhere(locks, "Lock ID", 2L), "Successful Spin CPU (ms)"));
+        Assert.AreEqual(7.0, Cell(locks, RowWhere(locks, "Lock ID", 2L), "Longest Spin (ms)"));
+    }
+
+    [TestMethod]
+    public void Named_spin_at_a_site_that_never_contends_is_keyed_by_the_site_alone()
+    {
+        var t = new SpinWaitTracker();
+        Samples(t, 101, 10, 6, Spin("Shop.Cache.Refresh"));
+        t.Sample(16 * Ms, Shop, 101, Own);
+        var (locks, processes) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.IsNull(Cell(locks, 0, "Lock ID"));
+        Assert.IsNull(Cell(locks, 0, "Object"));
+        Assert.AreEqual("Shop.Cache.Refresh", Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(0L, Cell(locks, 0, "Contentions"));
+        Assert.AreEqual(6.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(0.0, Cell(locks, 0, "Wait (ms)"));
+        Assert.AreEqual(100.0, Cell(locks, 0, "Spin Share (%)"));
+        Assert.AreEqual(6.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+    }
+
+    [TestMethod]
+    public void Unnamed_runtime_code_on_the_path_seen_spinning_before_a_contention_counts_at_a_site_that_never_contends()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 3, Possible(Reserve, SpinPath));
+        t.ContentionStart(13 * Ms, Shop, 101, lockId: 9);             // proves SpinPath is the runtime's spin loop
+        t.ContentionStop(15 * Ms, Shop, 101, 2e6);
+        Samples(t, 102, 20, 5, Possible("Shop.PriceTable.Lookup", SpinPath));
+        t.Sample(25 * Ms, Shop, 102, Own);
+        var (locks, processes) = t.Build(100 * Ms);
+        int site = RowWhere(locks, "Call Site", "Shop.PriceTable.Lookup");
+        Assert.IsNull(Cell(locks, site, "Lock ID"));
+        Assert.AreEqual(0L, Cell(locks, site, "Contentions"));
+        Assert.AreEqual(5.0, Cell(locks, site, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(100.0, Cell(locks, site, "Spin Share (%)"));
+        Assert.AreEqual(8.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+        Assert.AreEqual(0, locks.Notes.Count, string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Unnamed_runtime_code_on_other_paths_is_not_spin_even_at_a_contending_site()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 3, Possible(Reserve, SpinPath));
+        t.ContentionStart(13 * Ms, Shop, 101, lockId: 9);
+        t.ContentionStop(15 * Ms, Shop, 101, 2e6);
+        Samples(t, 102, 20, 2, Possible(Reserve, SpinPath));          // spun at the same site and acquired
+        t.Sample(22 * Ms, Shop, 102, Own);
+        Samples(t, 102, 30, 4, Possible(Reserve, OtherPath));         // DateTime.Now, a GC, ... called from the same method
+        t.Sample(34 * Ms, Shop, 102, Own);
+        Samples(t, 103, 40, 6, Possible("Shop.Clock.Now", OtherPath));
+        t.Sample(46 * Ms, Shop, 103, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
+        Assert.IsTrue(locks.Notes.Single().StartsWith("10.0 ms of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin", StringComparison.Ordinal),
+            string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Unnamed_runtime_code_in_a_process_that_never_contends_is_not_spin()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 5, Possible("Shop.Clock.Now", SpinPath));
+        t.Sample(15 * Ms, Shop, 101, Own);
+        Samples(t, 102, 10, 5, Possible(null));                      // no stack: a server GC thread looks like this
+        t.Sample(15 * Ms, Shop, 102, Own);
+        var (locks, processes) = t.Build(100 * Ms);
+        Assert.AreEqual(0, locks.Rows.Count);
+        Assert.AreEqual(0, processes.Rows.Count);
+        StringAssert.StartsWith(locks.Notes.Single(), "10.0 ms of runtime code");
+    }
+
+    [TestMethod]
+    public void Net_Framework_v1_start_and_v0_stop_key_the_lock_by_call_site_and_time_the_wait_from_the_pair()
+    {
+        const string site = "Legacy.Queue.Take";
+        var t = new SpinWaitTracker();
+        Samples(t, 201, 10, 3, Possible(site));
+        t.ContentionStart(13 * Ms, Shop, 201);                       // v1: flags and ClrInstanceID only
+        t.ContentionStop(18 * Ms, Shop, 201);                        // v0: no DurationNs
+        t.Sample(19 * Ms, Shop, 201, Own);
+        Samples(t, 202, 30, 2, Possible(site));
+        t.ContentionStart(32 * Ms, Shop, 202);
+        t.ContentionStop(44 * Ms, Shop, 202);
+        t.Sample(45 * Ms, Shop, 202, Own);
+
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.IsNull(Cell(locks, 0, "Lock ID"));
+        Assert.IsNull(Cell(locks, 0, "Object"));
+        Assert.AreEqual(site, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(2L, Cell(locks, 0, "Contentions"));
+        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
+        Assert.AreEqual(17.0, Cell(locks, 0, "Wait (ms)"));
+        Assert.AreEqual(5.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(0.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+    }
+
+    [TestMethod]
+    public void Spin_run_before_a_gap_in_sampling_is_wasted_but_does_not_name_the_contentions_call_site()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 2, Spin(Reserve));
+        t.ContentionStart(12 * Ms, Shop, 101, lockId: 1);            // right after the run: its site is the lock's
+        t.ContentionStop(13 * Ms, Shop, 101, 1e6);
+        Samples(t, 101, 14, 3, Spin("Shop.Audit.Append"));            // the last samples before sampling stops
+        t.ContentionStart(60 * Ms, Shop, 101, lockId: 1);            // 44 ms later, nothing sampled in between
+        t.ContentionStop(61 * Ms, Shop, 101, 1e6);
+        t.Sample(62 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(5.0, Cell(locks, 0, "Wasted Spin CPU (ms)"), "the run still ended in the contention, as issue 10 defines wasted spin");
+    }
+
+    [TestMethod]
+    public void Contention_without_a_stop_before_the_trace_ends_waits_until_the_end_and_says_so()
+    {
+        var t = new SpinWaitTracker();
+        Samples(t, 101, 10, 2, Spin(Reserve));
+        t.ContentionStart(50 * Ms, Shop, 101, lockId: 0x10);
+        var (locks, _) = t.Build(80 * Ms);
+        Assert.AreEqual(1L, Cell(locks, 0, "Contentions"));
+        Assert.AreEqual(30.0, Cell(locks, 0, "Wait (ms)"));
+        Assert.AreEqual(80 * Ms, Cell(locks, 0, "Last"));
+        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("1 contentions had no ContentionStop", StringComparison.Ordinal)), string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Timed_out_wait_without_a_stop_ends_when_the_thread_runs_its_own_code()
+    {
+        var t = new SpinWaitTracker();
+        t.ContentionStart(10 * Ms, Shop, 101, lockId: 0x10);
+        t.Sample(40 * Ms, Shop, 101, Own);                           // Lock.TryEnter(timeout) gave up: no ContentionStop
+        t.ContentionStart(60 * Ms, Shop, 101, lockId: 0x10);
+        t.ContentionStop(65 * Ms, Shop, 101, 5e6);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(2L, Cell(locks, 0, "Contentions"));
+        Assert.AreEqual(35.0, Cell(locks, 0, "Wait (ms)"), "30 ms until the thread ran on, then 5 ms");
+    }
+
+    [TestMethod]
+    public void Spinning_thread_without_stacks_is_counted_as_unattributed_spin_and_shown()
+    {
+        var t = new SpinWaitTracker();
+        Samples(t, 301, 10, 4, Possible(null));                      // instruction pointer in coreclr.dll, no stack
+        t.ContentionStart(14 * Ms, Shop, 301, lockId: 7);
+        t.ContentionStop(16 * Ms, Shop, 301, 2e6);
+        t.Sample(17 * Ms, Shop, 301, Own);
+        Samples(t, 301, 20, 6, Possible(null));                      // spins again and acquires: no site to match by
+        t.Sample(26 * Ms, Shop, 301, Own);
+
+        var (locks, processes) = t.Build(100 * Ms);
+        int locked = RowWhere(locks, "Lock ID", 7L), unattributed = RowWhere(locks, "Call Site", SpinWaitTracker.UnattributedSite);
+        Assert.AreEqual(4.0, Cell(locks, locked, "Wasted Spin CPU (ms)"), "a run ending in a contention still belongs to its lock");
+        Assert.IsNull(Cell(locks, locked, "Call Site"));
+        Assert.AreEqual(6.0, Cell(locks, unattributed, "Successful Spin CPU (ms)"));
+        Assert.IsNull(Cell(locks, unattributed, "Lock ID"));
+        Assert.AreEqual(1L, Cell(locks, unattributed, "Threads"));
+        Assert.AreEqual(10.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("6.0 ms of spin had no stack", StringComparison.Ordinal)), string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Named_spin_without_a_stack_on_a_thread_that_never_contends_is_unattributed()
+    {
+        var t = new SpinWaitTracker();
+        Samples(t, 301, 10, 3, Spin(null));                          // IP resolves to AwareLock::Contention, no stack
+        t.Sample(13 * Ms, Shop, 301, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(SpinWaitTracker.UnattributedSite, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(3.0, Cell(locks, 0, "Spin CPU (ms)"));
+    }
+
+    [TestMethod]
+    public void Nested_contentions_pair_each_stop_with_the_innermost_start()
+    {
+        var t = new SpinWaitTracker();
+        t.ContentionStart(10 * Ms, Shop, 101, lockId: 0xA);          // a managed lock
+        t.ContentionStart(12 * Ms, Shop, 101, lockId: 0xB);          // a runtime-internal lock taken while waiting
+        t.ContentionStop(15 * Ms, Shop, 101);
+        t.ContentionStop(30 * Ms, Shop, 101);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(20.0, Cell(locks, RowWhere(locks, "Lock ID", 0xAL), "Wait (ms)"));
+        Assert.AreEqual(3.0, Cell(locks, RowWhere(locks, "Lock ID", 0xBL), "Wait (ms)"));
+    }
+
+    [TestMethod]
+    public void Nested_locks_taken_one_inside_the_other_get_their_own_call_sites()
+    {
+        var t = new SpinWaitTracker();
+        Samples(t, 101, 10, 2, Spin("Shop.Ledger.Post"));            // lock (ledger)
+        t.ContentionStart(12 * Ms, Shop, 101, lockId: 0xA);
+        t.ContentionStop(14 * Ms, Shop, 101, 2e6);
+        Samples(t, 101, 15, 3, Spin("Shop.Ledger.PostLine"));        //   lock (line) inside it, no ordinary code between
+        t.ContentionStart(18 * Ms, Shop, 101, lockId: 0xB);
+        t.ContentionStop(19 * Ms, Shop, 101, 1e6);
+        t.Sample(20 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        int a = RowWhere(locks, "Lock ID", 0xAL), b = RowWhere(locks, "Lock ID", 0xBL);
+        Assert.AreEqual("Shop.Ledger.Post", Cell(locks, a, "Call Site"));
+        Assert.AreEqual("Shop.Ledger.PostLine", Cell(locks, b, "Call Site"));
+        Assert.AreEqual(2.0, Cell(locks, a, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(3.0, Cell(locks, b, "Wasted Spin CPU (ms)"));
+    }
+
+    [TestMethod]
+    public void Spin_after_a_wake_up_belongs_to_the_contention_wasted_if_it_blocks_again()
+    {
+        var t = new SpinWaitTracker();
+        t.ContentionStart(10 * Ms, Shop, 101, lockId: 0xA);
+        Samples(t, 101, 20, 2, Spin(Reserve));                       // woken, spins, blocks again
+        t.ContextSwitch(21 * Ms + Ms / 2, Shop, 101, KernelWait.UserRequest, KernelWait.StateWaiting);
+        Samples(t, 101, 30, 3, Spin(Reserve));                       // woken, spins, acquires
+        t.ContentionStop(33 * Ms, Shop, 101, 23e6);
+        t.Sample(34 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(2.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(3.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+    }
+
+    [TestMethod]
+    public void Spin_that_blocks_in_a_lock_wait_without_an_event_is_wasted()
+    {
+        var t = new SpinWaitTracker();
+        const string site = "render.dll!TileCache::Lookup";        // a contended critical section: no CLR events
+        Samples(t, 101, 10, 4, Spin(site));
+        t.ContextSwitch(14 * Ms, Shop, 101, KernelWait.WrKeyedEvent, KernelWait.StateWaiting);
+        Samples(t, 102, 10, 2, Spin(site));
+        t.Sample(12 * Ms, Shop, 102, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(site, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(4.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
+    }
+
+    [TestMethod]
+    public void Yields_count_whatever_the_old_state_and_their_rate_spans_first_to_last()
+    {
+        var storm = new ProcessRef(5100, 0, "Poller.exe");
+        var t = new SpinWaitTracker();
+        for (int i = 0; i < 1000; i++)
+            t.ContextSwitch(100 * Ms + i * Ms / 4, storm, 501 + i % 2, KernelWait.WrYieldExecution, oldState: i % 3 == 0 ? KernelWait.StateWaiting : (byte)1);
+        for (int i = 0; i < 10; i++)
+            t.ContextSwitch(100 * Ms + i * Ms, storm, 501, KernelWait.DelayExecution, oldState: 1);
+        var (_, processes) = t.Build(1000 * Ms);
+        Assert.AreEqual(1, processes.Rows.Count);
+        Assert.AreEqual("Poller.exe", Cell(processes, 0, "Process"));
+        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
+        Assert.AreEqual(1000L, Cell(processes, 0, "Yields"));
+        Assert.AreEqual(4000.0, (double)Cell(processes, 0, "Yields per Second")!, 1e-6);
+        Assert.AreEqual(10L, Cell(processes, 0, "Delay Switches"));
+        Assert.AreEqual(0.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+    }
+
+    [TestMethod]
+    public void Only_Sleep_0_style_delay_switches_count_and_a_Sleep_that_really_waits_is_not_spin()
+    {
+        var sleeper = new ProcessRef(600, 0, "ingest.exe");
+        var spinner = new ProcessRef(700, 0, "busy.exe");
+        var t = new SpinWaitTracker();
+        for (int i = 0; i < 500; i++) t.ContextSwitch(i * Ms, sleeper, 601, KernelWait.DelayExecution, KernelWait.StateWaiting); // Sleep(1)
+        for (int i = 0; i < 300; i++) t.ContextSwitch(i * Ms, spinner, 701, KernelWait.DelayExecution, 1);                       // Sleep(0), left Ready
+        for (int i = 0; i < 200; i++) t.ContextSwitch(i * Ms, spinner, 702, KernelWait.WrDelayExecution, 7);                     // DeferredReady
+        var (_, processes) = t.Build(10_000 * Ms);
+        Assert.AreEqual(1, processes.Rows.Count);
+        Assert.AreEqual("busy.exe", Cell(processes, 0, "Process"));
+        Assert.AreEqual(500L, Cell(processes, 0, "Delay Switches"));
+        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
+    }
+
+    [TestMethod]
+    public void OpenMP_runtime_CPU_gets_the_blocktime_hint_when_it_is_a_large_share()
+    {
+        var solver = new ProcessRef(800, 0, "solver.exe");
+        var light = new ProcessRef(900, 0, "viewer.exe");
+        var t = new SpinWaitTracker();
+        var omp = new SampleClass(SpinEvidence.OpenMp, null, @"C:\Program Files\Solver\libiomp5md.dll");
+        for (int i = 0; i < 800; i++) t.Sample(i * Ms, solver, 801 + i % 4, omp);
+        for (int i = 0; i < 200; i++) t.Sample(i * Ms, solver, 801, Own);
+        for (int i = 0; i < 10; i++) t.Sample(i * Ms, light, 901, new SampleClass(SpinEvidence.OpenMp, null, "vcomp140.dll"));
+        for (int i = 0; i < 990; i++) t.Sample(i * Ms, light, 901, Own);
+        var (locks, processes) = t.Build(1000 * Ms);
+        Assert.AreEqual(0, locks.Rows.Count);
+        int s = RowWhere(processes, "Process", "solver.exe"), v = RowWhere(processes, "Process", "viewer.exe");
+        Assert.AreEqual(800.0, Cell(processes, s, "OpenMP Runtime CPU (ms)"));
+        Assert.AreEqual(4L, Cell(processes, s, "Threads"));
+        Assert.AreEqual("80% of the process's CPU is OpenMP threads spin-waiting in libiomp5md.dll: set KMP_BLOCKTIME=0 " +
+                        "(or OMP_WAIT_POLICY=PASSIVE) so idle workers sleep instead of spinning for the default 200 ms", Cell(processes, s, "Hint"));
+        Assert.AreEqual(10.0, Cell(processes, v, "OpenMP Runtime CPU (ms)"));
+        Assert.IsNull(Cell(processes, v, "Hint"), "1% is ordinary overhead");
+    }
+
+    [TestMethod]
+    public void MSVC_OpenMP_hint_names_the_wait_policy()
+    {
+        var hint = OpenMpHint.For("vcomp140.dll", 600 * Ms, 1000 * Ms);
+        StringAssert.StartsWith(hint, "60% of the process's CPU is OpenMP threads spin-waiting in vcomp140.dll: set OMP_WAIT_POLICY=PASSIVE");
+        Assert.IsNull(OpenMpHint.For("vcomp140.dll", 40 * Ms, 50 * Ms), "too little CPU to act on");
+    }
+
+    [TestMethod]
+    public void Samples_weigh_the_trace_profile_interval_and_one_ms_when_it_is_not_stated()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(500_000);
+        t.ProfileInterval(125_000);                                  // the first stated interval wins
+        Samples(t, 101, 10, 4, Spin(Reserve));
+        t.Sample(14 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(2.0, Cell(locks, 0, "Spin CPU (ms)"));
+        Assert.AreEqual(0, locks.Notes.Count);
+
+        var unstated = new SpinWaitTracker();
+        Samples(unstated, 101, 10, 4, Spin(Reserve));
+        unstated.Sample(14 * Ms, Shop, 101, Own);
+        var (locks2, _) = unstated.Build(100 * Ms);
+        Assert.AreEqual(4.0, Cell(locks2, 0, "Spin CPU (ms)"));
+        CollectionAssert.Contains(locks2.Notes.ToArray(), "The trace does not state its profile interval: each CPU sample counts as 1 ms.");
+    }
+
+    [TestMethod]
+    public void Stop_without_a_start_is_not_counted_and_is_noted()
+    {
+        var t = new SpinWaitTracker();
+        t.ContentionStop(5 * Ms, Shop, 101, 4e6);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(0, locks.Rows.Count);
+        CollectionAssert.Contains(locks.Notes.ToArray(),
+            "1 ContentionStop events had no ContentionStart on their thread (the trace began mid-wait); their wait is not counted.");
+    }
+
+    [TestMethod]
+    public void Thread_id_reused_by_another_process_starts_afresh()
+    {
+        var other = new ProcessRef(4300, 50 * Ms, "Batch.exe");
+        var t = new SpinWaitTracker();
+        Samples(t, 101, 10, 2, Spin(Reserve));                       // Shop's thread 101 spins, then exits
+        Samples(t, 101, 60, 3, Spin("Batch.Job.Run"), other);        // Batch's new thread 101
+        t.Sample(63 * Ms, other, 101, Own);
+        var (locks, processes) = t.Build(100 * Ms);
+        Assert.AreEqual(2, locks.Rows.Count);
+        Assert.AreEqual(3.0, Cell(locks, RowWhere(locks, "Process", "Batch.exe"), "Spin CPU (ms)"));
+        Assert.AreEqual(2.0, Cell(locks, RowWhere(locks, "Process", "Shop.exe"), "Spin CPU (ms)"));
+        Assert.AreEqual(2, processes.Rows.Count);
+    }
+
+    [TestMethod]
+    public void Table_specs_carry_the_issue_column_names_types_and_roles()
+    {
+        CollectionAssert.AreEqual(new[]
+        {
+            "Process", "PID", "Lock ID", "Object", "Call Site", "Contentions", "Threads", "Wait (ms)", "Wasted Spin CPU (ms)",
+            "Successful Spin CPU (ms)", "Spin CPU (ms)", "Spin Share (%)", "Longest Spin (ms)", "First", "Last",
+        }, SpinWaitTables.PerLock.Columns.Select(c => c.Name).ToArray());
+        CollectionAssert.AreEqual(new[]
+        {
+            "Process", "PID", "Threads", "Lock Spin CPU (ms)", "Yields", "Yields per Second", "Delay Switches", "OpenMP Runtime CPU (ms)", "Hint",
+        }, SpinWaitTables.ByProcess.Columns.Select(c => c.Name).ToArray());
+        var lockId = SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("Lock ID")];
+        Assert.AreEqual(ColumnType.Integer, lockId.Type);
+        Assert.AreEqual("hex", lockId.Format);
+        Assert.AreEqual(ColumnRole.StartTime, SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("First")].Role);
+        Assert.AreEqual(ColumnRole.EndTime, SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("Last")].Role);
+        Assert.AreEqual(ColumnType.Timestamp, SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("First")].Type);
+        foreach (var c in SpinWaitTables.PerLock.Columns.Concat(SpinWaitTables.ByProcess.Columns).Where(c => c.Name.EndsWith("(ms)", StringComparison.Ordinal)))
+            Assert.AreEqual(ColumnType.Decimal, c.Type, c.Name);
+        Assert.AreEqual(Tables.TableIds.SpinWaitCostPerLock, SpinWaitTables.PerLock.Id);
+        Assert.AreEqual(Tables.TableIds.SpinWaitByProcess, SpinWaitTables.ByProcess.Id);
+    }
+}
