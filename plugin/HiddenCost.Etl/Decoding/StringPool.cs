@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -8,10 +9,19 @@ namespace HiddenCost.Etl.Decoding;
 /// so decoders on hot paths (image paths, file names, registry keys) allocate only for new text. Not
 /// thread-safe: one pool per pass. Past <see cref="MaxEntries"/> new text is returned uninterned, so a hostile
 /// trace full of unique strings cannot grow the pool without bound.
+/// Lookups hash 8 bytes per step with a per-pool random seed (the runtime's string hash costs several times
+/// more, and every payload string of a pass goes through here); a bucket chain longer than
+/// <see cref="MaxChain"/> — which only crafted collisions produce — returns new text uninterned rather than
+/// growing the chain, so lookups stay bounded whatever the trace holds.
 /// </summary>
 public sealed class StringPool
 {
     public const int MaxEntries = 1 << 20;
+
+    /// <summary>Entries a lookup walks in one bucket at most.</summary>
+    public const int MaxChain = 64;
+
+    private readonly ulong _seed = (ulong)Random.Shared.NextInt64() | 1;
 
     private int[] _buckets = new int[1024];
     private Entry[] _entries = new Entry[1024];
@@ -29,14 +39,16 @@ public sealed class StringPool
     public string Intern(ReadOnlySpan<char> text)
     {
         if (text.IsEmpty) return "";
-        int hash = string.GetHashCode(text);
+        int hash = Hash(text);
+        int walked = 0;
         for (int i = _buckets[hash & (_buckets.Length - 1)]; i != 0; i = _entries[i - 1].Next)
         {
             ref var entry = ref _entries[i - 1];
             if (entry.Hash == hash && text.SequenceEqual(entry.Value)) return entry.Value;
+            walked++;
         }
         var value = new string(text);
-        if (_count >= MaxEntries) return value;
+        if (_count >= MaxEntries || walked >= MaxChain) return value;
         if (_count == _entries.Length) Grow();
         int bucket = hash & (_buckets.Length - 1);
         _entries[_count] = new Entry { Hash = hash, Next = _buckets[bucket], Value = value };
@@ -55,6 +67,21 @@ public sealed class StringPool
             return Intern(chars[..n]);
         }
         return Intern(Encoding.UTF8.GetString(bytes));
+    }
+
+    private int Hash(ReadOnlySpan<char> text)
+    {
+        var bytes = MemoryMarshal.AsBytes(text);
+        ulong h = _seed ^ ((ulong)bytes.Length * 0x9E3779B97F4A7C15);
+        int i = 0;
+        for (; i + 8 <= bytes.Length; i += 8)
+            h = BitOperations.RotateLeft((h ^ MemoryMarshal.Read<ulong>(bytes[i..])) * 0xFF51AFD7ED558CCD, 29);
+        ulong last = 0;
+        for (int shift = 0; i < bytes.Length; i++, shift += 8) last |= (ulong)bytes[i] << shift;
+        h = (h ^ last) * 0xC4CEB9FE1A85EC53;
+        h ^= h >> 32;
+        h *= 0xFF51AFD7ED558CCD;
+        return (int)(h ^ (h >> 29));
     }
 
     private void Grow()

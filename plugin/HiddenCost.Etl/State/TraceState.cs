@@ -2,6 +2,7 @@ using HiddenCost.Etl.Decoding;
 using HiddenCost.Etl.Decoding.Clr;
 using HiddenCost.Etl.Decoding.Kernel;
 using HiddenCost.Etl.Decoding.KernelTraceControl;
+using HiddenCost.Etl.Reading;
 using HiddenCost.Etl.Stacks;
 
 namespace HiddenCost.Etl.State;
@@ -66,7 +67,7 @@ public sealed class TraceState
             else if (VolumeMapping.TryDecode(e, out var volume) && !_volumes.Contains((volume.NtPath, volume.DosPath))) _volumes.Add((volume.NtPath, volume.DosPath));
             return;
         }
-        if (ClrMethod.TryDecode(e, out var method, _strings)) ObserveMethod(e, method);
+        if (ClrMethod.TryDecodeRange(e, out var kind, out ulong methodId, out ulong start, out uint size)) ObserveMethod(e, kind, methodId, start, size);
     }
 
     /// <summary>The instance of process <paramref name="processId"/> alive at <paramref name="timeNs"/> (else the latest one before it).</summary>
@@ -238,20 +239,20 @@ public sealed class TraceState
     private ImageInfo? ImageAt(int processId, ulong imageBase) =>
         _images.TryGetValue(processId, out var table) ? table.FindAt(imageBase) : null;
 
-    private void ObserveMethod(in EtwEvent e, in ClrMethod method)
+    // The names are read (and interned) only for methods added: rundowns repeat methods the state already holds.
+    private void ObserveMethod(in EtwEvent e, ClrMethodEventKind kind, ulong methodId, ulong start, uint size)
     {
-        if (method.MethodSize == 0 || e.ProcessId < 0) return;
+        if (size == 0 || e.ProcessId < 0) return;
         if (!_methods.TryGetValue(e.ProcessId, out var table)) _methods[e.ProcessId] = table = new RangeTable<ClrMethodInfo>();
-        ulong id = method.MethodId;
-        var live = table.FindLiveAt(method.MethodStartAddress);
-        switch (method.Kind)
+        var live = table.FindLiveAt(start);
+        switch (kind)
         {
             case ClrMethodEventKind.Load:
                 if (live is not null) live.UnloadTimeNs = e.TimeNs;
-                AddMethod(table, e.ProcessId, method, e.TimeNs);
+                AddMethod(table, e, start, size, methodId, e.TimeNs);
                 break;
             case ClrMethodEventKind.DCStart or ClrMethodEventKind.DCEnd:
-                if (live is null || live.MethodId != id) AddMethod(table, e.ProcessId, method, Lifetime.BeforeTrace);
+                if (live is null || live.MethodId != methodId) AddMethod(table, e, start, size, methodId, Lifetime.BeforeTrace);
                 break;
             case ClrMethodEventKind.Unload:
                 if (live is not null) live.UnloadTimeNs = e.TimeNs;
@@ -259,19 +260,23 @@ public sealed class TraceState
         }
     }
 
-    private void AddMethod(RangeTable<ClrMethodInfo> table, int processId, in ClrMethod method, long loadTimeNs)
+    private void AddMethod(RangeTable<ClrMethodInfo> table, in EtwEvent e, ulong start, uint size, ulong methodId, long loadTimeNs)
     {
-        table.Add(new ClrMethodInfo(processId, method.MethodStartAddress, method.MethodSize, FullName(method.MethodNamespace, method.MethodName),
-            method.MethodSignature, method.MethodId, method.ModuleId, loadTimeNs));
+        var p = e.Payload;
+        int offset = ClrMethod.NamesOffset;
+        var ns = PayloadStrings.Utf16Span(p, ref offset);
+        var name = PayloadStrings.Utf16Span(p, ref offset);
+        string signature = PayloadStrings.Utf16(p, ref offset, _strings);
+        table.Add(new ClrMethodInfo(e.ProcessId, start, size, FullName(ns, name), signature, methodId, PayloadReader.U64(p, 8), loadTimeNs));
         _methodCount++;
     }
 
     /// <summary><c>Namespace.Type.Method</c>, interned without building the string when it is already known.</summary>
-    private string FullName(string ns, string name)
+    private string FullName(ReadOnlySpan<char> ns, ReadOnlySpan<char> name)
     {
-        if (ns.Length == 0) return name;
+        if (ns.IsEmpty) return _strings.Intern(name);
         int length = ns.Length + 1 + name.Length;
-        if (length > 512) return _strings.Intern(ns + "." + name);
+        if (length > 512) return _strings.Intern(string.Concat(ns, ".", name));
         Span<char> text = stackalloc char[length];
         ns.CopyTo(text);
         text[ns.Length] = '.';

@@ -46,17 +46,37 @@ public readonly record struct ClrMethod(
         ClrProviders.IsRuntime(e, ClrProviders.MethodLoadVerboseId) || ClrProviders.IsRuntime(e, ClrProviders.MethodUnloadVerboseId) ||
         ClrProviders.IsRundown(e, ClrProviders.MethodDCStartVerboseId) || ClrProviders.IsRundown(e, ClrProviders.MethodDCEndVerboseId);
 
+    /// <summary>Where the UTF-16 MethodNamespace starts (the three names follow one another).</summary>
+    internal const int NamesOffset = 36;
+
+    /// <summary>
+    /// The fixed part only (kind, method id, start, size), without reading or interning the names: for callers
+    /// that need the names only for methods they have not seen yet.
+    /// </summary>
+    internal static bool TryDecodeRange(in EtwEvent e, out ClrMethodEventKind kind, out ulong methodId, out ulong start, out uint size)
+    {
+        kind = default;
+        methodId = start = 0;
+        size = 0;
+        if (!Matches(e)) return false;
+        var p = e.Payload;
+        if (p.Length < NamesOffset) return false;
+        bool rundown = e.ProviderId == ClrProviders.Rundown;
+        kind = e.EventId == 143
+            ? (rundown ? ClrMethodEventKind.DCStart : ClrMethodEventKind.Load)
+            : (rundown ? ClrMethodEventKind.DCEnd : ClrMethodEventKind.Unload);
+        methodId = PayloadReader.U64(p, 0);
+        start = PayloadReader.U64(p, 16);
+        size = PayloadReader.U32(p, 24);
+        return true;
+    }
+
     public static bool TryDecode(in EtwEvent e, out ClrMethod method, StringPool? strings = null)
     {
         method = default;
-        if (!Matches(e)) return false;
+        if (!TryDecodeRange(e, out var kind, out _, out _, out _)) return false;
         var p = e.Payload;
-        if (p.Length < 36) return false;
-        bool rundown = e.ProviderId == ClrProviders.Rundown;
-        var kind = e.EventId == 143
-            ? (rundown ? ClrMethodEventKind.DCStart : ClrMethodEventKind.Load)
-            : (rundown ? ClrMethodEventKind.DCEnd : ClrMethodEventKind.Unload);
-        int offset = 36;
+        int offset = NamesOffset;
         string ns = PayloadStrings.Utf16(p, ref offset, strings);
         string name = PayloadStrings.Utf16(p, ref offset, strings);
         string signature = PayloadStrings.Utf16(p, ref offset, strings);

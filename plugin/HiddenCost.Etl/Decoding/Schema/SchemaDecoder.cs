@@ -103,10 +103,12 @@ public static class SchemaDecoder
             }
             if (count < 0 || count > MaxElements) return DecodeStatus.Invalid;
             var map = field.MapName is not null && state.Maps is not null ? state.Maps.FindMap(state.Schema.ProviderId, field.MapName) : null;
+            // Read once per field, not per element: arrays (byte buffers, say) run to thousands of elements.
+            bool isArray = field.IsArray, isStruct = field.IsStruct;
             for (int i = 0; i < count; i++)
             {
-                int element = field.IsArray ? i : -1;
-                if (field.IsStruct)
+                int element = isArray ? i : -1;
+                if (isStruct)
                 {
                     // Struct elements count as visits too: nested arrays of empty structs must not loop for ever.
                     if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
@@ -120,7 +122,7 @@ public static class SchemaDecoder
                 var raw = rest.Slice(valueStart, valueLength);
                 var view = new EventField(field, parent, element, parentIndex, raw, state.Offset + valueStart, state.PointerSize, map);
                 state.Offset += consumed;
-                if (!field.IsArray && (uint)field.Index < (uint)values.Length && view.TryGetInt64(out long number)) values[field.Index] = number;
+                if (!isArray && (uint)field.Index < (uint)values.Length && view.TryGetInt64(out long number)) values[field.Index] = number;
                 if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
                 if (!visitor.Visit(view)) return DecodeStatus.Stopped;
             }
