@@ -117,10 +117,13 @@ public sealed class StackCollector
     }
 
     /// <summary>Asks for the stack of the event at raw timestamp <paramref name="timestamp"/> on <paramref name="threadId"/>.</summary>
+    /// <remarks>Asking twice for the same pending event (two analyses wanting one sample's stack) gives the same ticket.</remarks>
     public int Expect(long timestamp, int threadId, long timeNs)
     {
+        if (_tickets.TryGetValue((timestamp, threadId), out int pending)) return pending;
         int ticket = NewTicket();
-        if (_tickets.TryAdd((timestamp, threadId), ticket)) _ticketAges.Enqueue((timeNs, timestamp, threadId));
+        _tickets.Add((timestamp, threadId), ticket);
+        _ticketAges.Enqueue((timeNs, timestamp, threadId));
         return ticket;
     }
 
