@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
@@ -15,16 +16,7 @@ public sealed class DirectoryNotifyScenarioTests
     private static (AnalysisResult Result, NotifyBufferStormTruth Truth) Run(NotifyBufferStormOptions options, TraceBuilderSettings settings)
     {
         var scenario = NotifyBufferStorm.Generate(options, settings);
-        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-notify-{Guid.NewGuid():N}.etl");
-        scenario.Save(path);
-        try
-        {
-            return (TraceAnalyzer.Analyze(path), scenario.Truth);
-        }
-        finally
-        {
-            File.Delete(path);
-        }
+        return (SyntheticTraces.Analyze(scenario.Trace, "notify"), scenario.Truth);
     }
 
     public static IEnumerable<object[]> Variants() =>

@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
@@ -18,16 +19,7 @@ public sealed class EventLogScenarioTests
     private static (AnalysisResult Result, EventLogRenderTruth Truth) Run(EventLogRenderOptions options, TraceBuilderSettings settings)
     {
         var scenario = EventLogRender.Generate(options, settings);
-        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-eventlog-{Guid.NewGuid():N}.etl");
-        scenario.Save(path);
-        try
-        {
-            return (TraceAnalyzer.Analyze(path), scenario.Truth);
-        }
-        finally
-        {
-            File.Delete(path);
-        }
+        return (SyntheticTraces.Analyze(scenario.Trace, "eventlog"), scenario.Truth);
     }
 
     public static IEnumerable<object[]> Variants() =>

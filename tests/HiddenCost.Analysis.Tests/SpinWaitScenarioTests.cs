@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tests.Support;
 using System.Collections.Concurrent;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
@@ -37,18 +38,7 @@ public sealed class SpinWaitScenarioTests
         Runs.GetOrAdd(key, _ => new Lazy<(AnalysisResult, SpinContentionTruth)>(() =>
         {
             var (trace, truth) = generate();
-            var path = Path.Combine(Path.GetTempPath(), $"hiddencost-spin-{key}-{Guid.NewGuid():N}.etl");
-            trace.Save(path);
-            try
-            {
-                var result = TraceAnalyzer.Analyze(path);
-                Assert.IsNull(result.Error, result.Error);
-                return (result, truth);
-            }
-            finally
-            {
-                File.Delete(path);
-            }
+            return (SyntheticTraces.Analyze(trace, "spin-" + key), truth);
         })).Value;
 
     private static void Near(double expected, object? actual, string what)

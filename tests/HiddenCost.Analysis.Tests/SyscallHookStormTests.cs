@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Samples;
@@ -19,18 +20,7 @@ public sealed class SyscallHookStormTests
     private static (AnalysisResult Result, SyscallHookStormTruth Truth) Analyze(SyscallHookStormOptions? options = null, TraceBuilderSettings? settings = null)
     {
         var scenario = SyscallHookStorm.Generate(options, settings);
-        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-syscall-{Guid.NewGuid():N}.etl");
-        scenario.Save(path);
-        try
-        {
-            var result = TraceAnalyzer.Analyze(path);
-            Assert.IsNull(result.Error, result.Error);
-            return (result, scenario.Truth);
-        }
-        finally
-        {
-            File.Delete(path);
-        }
+        return (SyntheticTraces.Analyze(scenario.Trace, "syscall"), scenario.Truth);
     }
 
     private static void Near(double expected, object? actual, string what)
