@@ -17,25 +17,31 @@ public static class ConsoleTableWriter
             console.MarkupLine($"[bold]{Markup.Escape(table.Spec.Name)}[/] [grey]({table.Rows.Count} rows)[/]");
             foreach (var note in table.Notes) console.MarkupLine($"[yellow]note:[/] {Markup.Escape(note)}");
             if (table.Rows.Count == 0) continue;
-            var grid = new Spectre.Console.Table().Border(TableBorder.Rounded);
             var columns = table.Spec.Columns;
-            if (table.Rows.Count == 1)
+            var cells = table.Rows.Select(r => r.Select((v, i) => CellFormatter.Text(columns[i], v)).ToArray()).ToArray();
+            // A few rows wider than the terminal would wrap every cell into slivers: print them as field lists.
+            int naturalWidth = columns.Select((c, i) => Math.Max(c.Name.Length, cells.Max(r => r[i].Length)) + 3).Sum() + 1;
+            if (table.Rows.Count == 1 || (naturalWidth > console.Profile.Width && table.Rows.Count <= 20))
             {
-                grid.AddColumn("Field").AddColumn("Value");
-                for (int i = 0; i < columns.Count; i++)
-                    grid.AddRow(Markup.Escape(columns[i].Name), Markup.Escape(CellFormatter.Text(columns[i], table.Rows[0][i])));
-            }
-            else
-            {
-                foreach (var c in columns)
+                for (int r = 0; r < cells.Length; r++)
                 {
-                    var col = new TableColumn(Markup.Escape(c.Name));
-                    if (CellFormatter.IsNumeric(c)) col.RightAligned();
-                    grid.AddColumn(col);
+                    var record = new Spectre.Console.Table().Border(TableBorder.Rounded).AddColumn("Field").AddColumn("Value");
+                    if (cells.Length > 1) record.Title($"row {r + 1} of {cells.Length}");
+                    for (int i = 0; i < columns.Count; i++)
+                        record.AddRow(Markup.Escape(columns[i].Name), Markup.Escape(cells[r][i]));
+                    console.Write(record);
                 }
-                foreach (var row in table.Rows)
-                    grid.AddRow(row.Select((v, i) => Markup.Escape(CellFormatter.Text(columns[i], v))).ToArray());
+                continue;
             }
+            var grid = new Spectre.Console.Table().Border(TableBorder.Rounded);
+            foreach (var c in columns)
+            {
+                var col = new TableColumn(Markup.Escape(c.Name));
+                if (CellFormatter.IsNumeric(c)) col.RightAligned();
+                grid.AddColumn(col);
+            }
+            foreach (var row in cells)
+                grid.AddRow(row.Select(Markup.Escape).ToArray());
             console.Write(grid);
         }
     }
