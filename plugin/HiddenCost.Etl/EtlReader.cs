@@ -8,7 +8,8 @@ namespace HiddenCost.Etl;
 
 /// <summary>
 /// Reads an .etl file on any OS: the trace header at open, then every event in global timestamp order
-/// (a k-way merge of the per-processor buffer streams), holding one buffer per processor in memory.
+/// (a k-way merge of the per-processor buffer streams), holding about two buffers per processor in memory: the
+/// one being read and the next, loading ahead on another core.
 /// </summary>
 public sealed class EtlReader : IDisposable
 {
@@ -33,6 +34,13 @@ public sealed class EtlReader : IDisposable
     public string FilePath { get; }
     public long FileLength { get; }
     public TraceHeader Header { get; }
+
+    /// <summary>
+    /// Whether passes load each processor's next buffers on other cores while the current one is read (on by
+    /// default; the order, events and health of a pass are the same either way). Tests turn it off to account
+    /// for every allocation on one thread.
+    /// </summary>
+    internal bool ReadAhead { get; set; } = true;
 
     /// <summary>Health of the most recent <see cref="ReadEvents"/> pass (complete once it has ended).</summary>
     public TraceHealth Health { get; private set; } = new();
@@ -88,11 +96,11 @@ public sealed class EtlReader : IDisposable
     {
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
-        var scratch = new SharedScratch();
+        var loader = new BufferLoader(_source, _decompressionLimit, new MemoryBudget());
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(_source, cpu, offsets, health, scratch, _decompressionLimit);
+            var stream = new ProcessorStream(loader, cpu, offsets, health, ReadAhead);
             while (stream.MoveNext()) count++;
         }
         return count;
@@ -104,7 +112,7 @@ public sealed class EtlReader : IDisposable
     {
         Health = new TraceHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize);
-        return new Merger(_source, index, Health, Header, _decompressionLimit);
+        return new Merger(_source, index, Health, Header, _decompressionLimit, ReadAhead);
     }
 
     private static TraceHeader ReadTraceHeader(string path, ByteSource source)
@@ -122,7 +130,8 @@ public sealed class EtlReader : IDisposable
         var health = new TraceHealth();
         // The session's buffer size is not known yet; a first buffer (which holds the small header record)
         // larger than 16 MiB decompressed would be a first for ETW, so that is as much as a file may ask for here.
-        var stream = new ProcessorStream(source, first.Processor, new[] { 0L }, health, new SharedScratch(), HeaderReadDecompressionLimit);
+        var loader = new BufferLoader(source, HeaderReadDecompressionLimit, new MemoryBudget());
+        var stream = new ProcessorStream(loader, first.Processor, new[] { 0L }, health, prefetch: false);
         if (!stream.MoveNext())
             throw new EtlFormatException(path, 0, "not an ETL file: the first buffer holds no readable record" +
                 (health.Warnings.Count > 0 ? $" ({health.Warnings[0].Message})" : ""));
@@ -131,6 +140,7 @@ public sealed class EtlReader : IDisposable
             throw new EtlFormatException(path, BufferHeader.Size, "not an ETL file: the first record is not the trace header (EventTrace group 0, type 0)");
         var record = stream.CurrentRecord;
         var header = TraceHeaderParser.Parse(record[h.PayloadOffset..h.Size], h.Is64Bit ? 8 : 4, h.Timestamp, out var error);
+        stream.Release();
         return header ?? throw new EtlFormatException(path, BufferHeader.Size, "trace header unreadable: " + error);
     }
 }

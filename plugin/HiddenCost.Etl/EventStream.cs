@@ -11,7 +11,7 @@ public readonly struct EventStream
 
     public Enumerator GetEnumerator() => new(_reader.StartMerge());
 
-    public sealed class Enumerator
+    public sealed class Enumerator : IDisposable
     {
         private readonly Merger _merger;
 
@@ -21,5 +21,8 @@ public readonly struct EventStream
 
         /// <summary>The current event; its spans are valid until the next <see cref="MoveNext"/>.</summary>
         public EtwEvent Current => _merger.Current;
+
+        /// <summary>Called by <c>foreach</c> on exit: a loop left early gives its buffers back at once.</summary>
+        public void Dispose() => _merger.Dispose();
     }
 }

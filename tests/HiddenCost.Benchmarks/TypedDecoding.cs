@@ -14,38 +14,59 @@ using HiddenCost.Etl.State;
 namespace HiddenCost.Benchmarks;
 
 /// <summary>
-/// The typed half of a full decode, as the analyses drive it: system state and stacks learn from every event,
-/// every event goes through the typed decoder that knows it, CPU samples and events with stack items ask for
-/// their stack, and EVENT_HEADER events are decoded field by field from their schema (TraceLogging or
-/// embedded manifest) when one is known.
+/// Typed decode of every event, in one of two modes.
+/// <list type="bullet">
+/// <item><b>decode</b> (issue 5's "full decode"): every event goes through the typed decoder that knows it (kernel,
+/// FileIo, registry, KernelTraceControl, CLR, RPC, WMI, StackWalk with its frames, EVENT_HEADER stack items),
+/// and every other EVENT_HEADER event is decoded field by field from its TraceLogging or embedded-manifest
+/// schema. Strings are read into new strings, as a decoder called without a pool gives them.</item>
+/// <item><b>session</b>: what one analysis run does on top (HiddenCost.Analysis's TraceSession): system state and
+/// the stack collector learn from every event, CPU samples and events with stack items ask for their stack, and
+/// the decoders intern their strings in the session's pool — so the names the state keeps are built once.</item>
+/// </list>
 /// </summary>
 internal sealed class TypedDecoding
 {
-    private readonly StringPool _strings = new();
-    private readonly TraceState _state;
-    private readonly StackCollector _stacks = new();
+    private readonly StringPool? _strings;
+    private readonly TraceState? _state;
+    private readonly StackCollector? _stacks;
     private readonly GenericEventDecoder _generic = new();
+    private readonly ulong[] _frames = new ulong[256];
 
-    public TypedDecoding() => _state = new TraceState(_strings);
+    private TypedDecoding(bool session)
+    {
+        if (!session) return;
+        _strings = new StringPool();
+        _state = new TraceState(_strings);
+        _stacks = new StackCollector();
+    }
+
+    public static TypedDecoding Decode() => new(session: false);
+
+    public static TypedDecoding Session() => new(session: true);
 
     public long Decoded { get; private set; }
-    public long Fields { get; private set; }
+    public long Values { get; private set; }
 
     public void Visit(in EtwEvent e)
     {
-        _state.Observe(e);
-        if (_generic.Observe(e) || _stacks.Observe(e)) { Decoded++; return; }
+        if (_state is not null)
+        {
+            _state.Observe(e);
+            if (_stacks!.Observe(e)) { Decoded++; return; } // StackWalk events: decoded and matched by the collector
+        }
+        if (_generic.Observe(e)) { Decoded++; return; }
         if (e.IsKernel ? DecodeKernel(e) : DecodeOther(e)) Decoded++;
     }
 
-    public void Complete() => _stacks.Complete();
+    public void Complete() => _stacks?.Complete();
 
     private bool DecodeKernel(in EtwEvent e)
     {
         switch (e.Group)
         {
             case KernelGroups.PerfInfo:
-                if (SampledProfile.TryDecode(e, out var sample)) { if (sample.ThreadId != 0) _stacks.Expect(e); return true; }
+                if (SampledProfile.TryDecode(e, out var sample)) { if (sample.ThreadId != 0) _stacks?.Expect(e); return true; }
                 return SystemCallEnter.TryDecode(e, out _) || SystemCallExit.TryDecode(e, out _) || ProfileInterval.TryDecode(e, out _, _strings);
             case KernelGroups.Process: return ProcessEvent.TryDecode(e, out _, _strings);
             case KernelGroups.Thread:
@@ -56,24 +77,39 @@ internal sealed class TypedDecoding
                     || FileIoDirEnum.TryDecode(e, out _, _strings) || FileIoInfo.TryDecode(e, out _) || FileIoOperationEnd.TryDecode(e, out _) || FileIoSimpleOp.TryDecode(e, out _);
             case KernelGroups.PageFault: return PageFault.TryDecode(e, out _) || HardFault.TryDecode(e, out _);
             case KernelGroups.Registry: return RegistryEvent.TryDecode(e, out _, _strings);
+            case KernelGroups.StackWalk: return DecodeStackWalk(e);
             default: return false;
         }
+    }
+
+    /// <summary>Stack events decoded with their frames (the session's collector does this itself).</summary>
+    private bool DecodeStackWalk(in EtwEvent e)
+    {
+        if (StackWalkStack.TryDecode(e, out var stack)) Values += stack.CopyFrames(e.Payload, _frames);
+        else if (StackKeyDefinition.TryDecode(e, out var definition)) Values += definition.CopyFrames(e.Payload, _frames);
+        else if (StackKeyReference.TryDecode(e, out var reference)) Values += (long)(reference.Key & 1);
+        else return false;
+        return true;
     }
 
     private bool DecodeOther(in EtwEvent e)
     {
         if (e.Kind != RecordHeaderKind.EventHeader)
             return DbgIdRsds.TryDecode(e, out _, _strings) || ImageIdEvent.TryDecode(e, out _, _strings) || VolumeMapping.TryDecode(e, out _);
+        foreach (var item in new ExtendedData(e.ExtendedData))
+            if (item.Type is ExtendedDataType.StackTrace64 or ExtendedDataType.StackTrace32)
+            {
+                if (_stacks is not null) _stacks.Expect(e);
+                else Values += (item.Data.Length - 8) / (item.Type == ExtendedDataType.StackTrace64 ? 8 : 4); // MatchId, then frames
+            }
         if (ClrMethod.TryDecode(e, out _, _strings) || ClrModule.TryDecode(e, out _, _strings)
             || ClrContentionStart.TryDecode(e, out _) || ClrContentionStop.TryDecode(e, out _)
             || RpcCallStart.TryDecode(e, out _, _strings) || RpcCallStop.TryDecode(e, out _)
             || WmiOperationStart.TryDecode(e, out _, _strings) || WmiOperationEnd.TryDecode(e, out _))
             return true;
-        foreach (var item in new ExtendedData(e.ExtendedData))
-            if (item.Type is ExtendedDataType.StackTrace64 or ExtendedDataType.StackTrace32) _stacks.Expect(e);
         var counter = new FieldCounter();
         var status = _generic.Decode(e, ref counter);
-        Fields += counter.Count;
+        Values += counter.Count;
         return status is DecodeStatus.Complete or DecodeStatus.Truncated;
     }
 

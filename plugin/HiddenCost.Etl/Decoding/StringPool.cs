@@ -1,4 +1,5 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -9,7 +10,7 @@ namespace HiddenCost.Etl.Decoding;
 /// so decoders on hot paths (image paths, file names, registry keys) allocate only for new text. Not
 /// thread-safe: one pool per pass. Past <see cref="MaxEntries"/> new text is returned uninterned, so a hostile
 /// trace full of unique strings cannot grow the pool without bound.
-/// Lookups hash 8 bytes per step with a per-pool random seed (the runtime's string hash costs several times
+/// Lookups hash in four 8-byte lanes with a per-pool random seed (the runtime's string hash costs several times
 /// more, and every payload string of a pass goes through here); a bucket chain longer than
 /// <see cref="MaxChain"/> — which only crafted collisions produce — returns new text uninterned rather than
 /// growing the chain, so lookups stay bounded whatever the trace holds.
@@ -72,17 +73,34 @@ public sealed class StringPool
     private int Hash(ReadOnlySpan<char> text)
     {
         var bytes = MemoryMarshal.AsBytes(text);
-        ulong h = _seed ^ ((ulong)bytes.Length * 0x9E3779B97F4A7C15);
+        ref byte start = ref MemoryMarshal.GetReference(bytes);
+        int length = bytes.Length;
+        ulong h = _seed ^ ((ulong)length * 0x9E3779B97F4A7C15);
         int i = 0;
-        for (; i + 8 <= bytes.Length; i += 8)
-            h = BitOperations.RotateLeft((h ^ MemoryMarshal.Read<ulong>(bytes[i..])) * 0xFF51AFD7ED558CCD, 29);
+        if (length >= 32)
+        {
+            // Four independent lanes: each step's multiply waits only on its own lane, so long names (paths,
+            // method signatures) hash at several bytes per cycle instead of one multiply latency per 8 bytes.
+            ulong a = h, b = h ^ 0xC2B2AE3D27D4EB4F, c = h + 0x165667B19E3779F9, d = h - 0x27D4EB2F165667C5;
+            for (; i + 32 <= length; i += 32)
+            {
+                a = Mix(a, Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref start, i)));
+                b = Mix(b, Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref start, i + 8)));
+                c = Mix(c, Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref start, i + 16)));
+                d = Mix(d, Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref start, i + 24)));
+            }
+            h = a ^ BitOperations.RotateLeft(b, 17) ^ BitOperations.RotateLeft(c, 31) ^ BitOperations.RotateLeft(d, 47);
+        }
+        for (; i + 8 <= length; i += 8) h = Mix(h, Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref start, i)));
         ulong last = 0;
-        for (int shift = 0; i < bytes.Length; i++, shift += 8) last |= (ulong)bytes[i] << shift;
+        for (int shift = 0; i < length; i++, shift += 8) last |= (ulong)Unsafe.Add(ref start, i) << shift;
         h = (h ^ last) * 0xC4CEB9FE1A85EC53;
         h ^= h >> 32;
         h *= 0xFF51AFD7ED558CCD;
         return (int)(h ^ (h >> 29));
     }
+
+    private static ulong Mix(ulong h, ulong value) => BitOperations.RotateLeft((h ^ value) * 0xFF51AFD7ED558CCD, 29);
 
     private void Grow()
     {

@@ -6,20 +6,22 @@ namespace HiddenCost.Etl.Reading;
 /// The k-way merge over processor streams. Ties on timestamp go to the lower processor number, then file
 /// order, so the output order is stable and reproducible.
 /// </summary>
-internal sealed class Merger
+internal sealed class Merger : IDisposable
 {
     private readonly PriorityQueue<ProcessorStream, MergeKey> _queue = new();
+    private readonly List<ProcessorStream> _streams = new();
     private readonly ThreadContext _threads = new();
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
 
-    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit)
+    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit, bool readAhead)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
-        var scratch = new SharedScratch();
+        var loader = new BufferLoader(source, decompressionLimit, new MemoryBudget());
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(source, cpu, offsets, health, scratch, decompressionLimit);
+            var stream = new ProcessorStream(loader, cpu, offsets, health, readAhead);
+            _streams.Add(stream);
             if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
         }
     }
@@ -42,6 +44,14 @@ internal sealed class Merger
             _current = null;
         }
         return _queue.TryDequeue(out _current, out _);
+    }
+
+    /// <summary>Gives back the buffers of a pass stopped early (a finished stream has already given back its own).</summary>
+    public void Dispose()
+    {
+        foreach (var stream in _streams) stream.Release();
+        _queue.Clear();
+        _current = null;
     }
 
     public EtwEvent Current

@@ -75,28 +75,44 @@ internal static class MutationHarness
         }
         using (reader)
         {
-            long events = 0, checksum = 0;
-            foreach (var e in reader.ReadEvents())
-            {
-                events++;
-                checksum += e.TimeNs ^ e.ThreadId ^ e.ProcessId ^ e.Cpu ^ e.ProviderId.GetHashCode() ^ e.EventId;
-                var payload = e.Payload;
-                if (payload.Length > 0) checksum += payload[0] + payload[^1];
-                var ext = e.ExtendedData;
-                if (ext.Length > 0) checksum += ext[^1];
-            }
+            // First on this thread alone, so every allocation the reader makes is counted; then again with
+            // buffers loading ahead on other threads, which must not change a single event or warning.
+            reader.ReadAhead = false;
+            var alone = Pass(reader);
             var health = reader.Health;
             if (headerOnlyWalk)
             {
                 long walked = reader.CountRecordsInFileOrder();
-                if (walked != events && health.WarningCount == 0)
-                    throw new InvalidOperationException($"merge delivered {events} events, header-only walk found {walked}");
+                if (walked != alone.Events && health.WarningCount == 0)
+                    throw new InvalidOperationException($"merge delivered {alone.Events} events, header-only walk found {walked}");
             }
             long allocated = GC.GetAllocatedBytesForCurrentThread() - allocatedBefore;
             if (allocated > AllocationAllowance + 2L * bytes.Length)
                 throw new InvalidOperationException($"{allocated} bytes allocated for a {bytes.Length}-byte file");
-            GC.KeepAlive(checksum);
+            reader.ReadAhead = true;
+            var ahead = Pass(reader);
+            if (ahead != alone) throw new InvalidOperationException($"reading ahead changed the pass: {alone} alone, {ahead} with read-ahead");
             return health.WarningCount == 0 ? Outcome.Clean : Outcome.Warned;
         }
+    }
+
+    private readonly record struct PassSummary(long Events, long Checksum, long Warnings, string FirstWarning, string LastWarning, long Buffers, long DamagedBuffers);
+
+    private static PassSummary Pass(EtlReader reader)
+    {
+        long events = 0, checksum = 0;
+        foreach (var e in reader.ReadEvents())
+        {
+            events++;
+            checksum += e.TimeNs ^ e.ThreadId ^ e.ProcessId ^ e.Cpu ^ e.ProviderId.GetHashCode() ^ e.EventId;
+            var payload = e.Payload;
+            if (payload.Length > 0) checksum += payload[0] + payload[^1];
+            var ext = e.ExtendedData;
+            if (ext.Length > 0) checksum += ext[^1];
+        }
+        var health = reader.Health;
+        return new PassSummary(events, checksum, health.WarningCount,
+            health.Warnings.Count > 0 ? health.Warnings[0].ToString() : "", health.Warnings.Count > 0 ? health.Warnings[^1].ToString() : "",
+            health.Buffers, health.DamagedBuffers);
     }
 }

@@ -1,0 +1,108 @@
+using System.Buffers.Binary;
+using HiddenCost.Etl.Buffers;
+using HiddenCost.Etl.Tests.Support;
+
+namespace HiddenCost.Etl.Tests;
+
+/// <summary>
+/// Loading buffers ahead on other threads is only a speed-up: the events, their order, their bytes and the
+/// trace's health must be exactly those of a pass that loads every buffer itself, on clean and damaged files.
+/// </summary>
+[TestClass]
+public sealed class ReadAheadTests
+{
+    [TestMethod]
+    [DataRow(Samples.ShutdownPerfDiagLogger)]
+    [DataRow(Samples.TraceLoggingTester)]
+    [DataRow(Samples.NetX64)]
+    [DataRow(Samples.NetX86)]
+    [DataRow(Samples.SelfDescribingSingleEvent)]
+    public void Reading_ahead_delivers_the_same_events_in_the_same_order(string sample)
+    {
+        using var reader = EtlReader.Open(Samples.PathOf(sample));
+        reader.ReadAhead = false;
+        var alone = Fingerprint.Of(reader);
+        reader.ReadAhead = true;
+        var ahead = Fingerprint.Of(reader);
+        Assert.AreEqual(alone, ahead);
+        Assert.AreEqual(reader.CountRecordsInFileOrder(), ahead.Events);
+    }
+
+    /// <summary>
+    /// net.4.5.2.x64 with every third compressed buffer's XPRESS data overwritten: the same buffers are skipped
+    /// with the same warnings, in the same order, whether or not their loads ran on other threads.
+    /// </summary>
+    [TestMethod]
+    public void Damaged_buffers_give_the_same_warnings_in_the_same_order_when_read_ahead()
+    {
+        var bytes = Samples.Bytes(Samples.NetX64).ToArray(); // the cached sample is shared: damage a copy
+        int damaged = 0, index = 0;
+        for (int offset = 0; offset + BufferHeader.Size <= bytes.Length;)
+        {
+            var header = BufferHeader.Parse(bytes.AsSpan(offset));
+            if (header.BufferSize < BufferHeader.Size) break;
+            if (header.IsCompressed && index++ % 3 == 1)
+            {
+                bytes.AsSpan(offset + BufferHeader.Size, 64).Fill(0xFF);
+                damaged++;
+            }
+            offset += (int)header.BufferSize;
+        }
+        Assert.IsTrue(damaged > 100, $"only {damaged} buffers damaged");
+
+        using var reader = EtlReader.Open(bytes, "damaged.etl");
+        reader.ReadAhead = false;
+        var alone = Fingerprint.Of(reader);
+        var warningsAlone = reader.Health.Warnings.ToArray();
+        reader.ReadAhead = true;
+        var ahead = Fingerprint.Of(reader);
+        Assert.AreEqual(alone, ahead);
+        CollectionAssert.AreEqual(warningsAlone, reader.Health.Warnings.ToArray());
+        Assert.AreEqual((long)damaged, reader.Health.DamagedBuffers);
+    }
+
+    [TestMethod]
+    public void A_pass_left_early_does_not_disturb_the_next()
+    {
+        using var reader = EtlReader.Open(Samples.PathOf(Samples.NetX64));
+        var full = Fingerprint.Of(reader);
+        for (int stopAfter = 1; stopAfter < 100_000; stopAfter *= 7)
+        {
+            int seen = 0;
+            foreach (var _ in reader.ReadEvents())
+                if (++seen == stopAfter) break;
+            Assert.AreEqual(stopAfter, seen);
+        }
+        Assert.AreEqual(full, Fingerprint.Of(reader));
+    }
+
+    private readonly record struct Fingerprint(long Events, ulong Hash, long Buffers, long CompressedBuffers, long DamagedBuffers, long Warnings)
+    {
+        /// <summary>A hash of every event's time, processor, identity and bytes, in delivery order.</summary>
+        public static Fingerprint Of(EtlReader reader)
+        {
+            long events = 0;
+            ulong hash = 14695981039346656037;
+            foreach (var e in reader.ReadEvents())
+            {
+                events++;
+                hash = Mix(hash, (ulong)e.TimeNs);
+                hash = Mix(hash, (ulong)(uint)e.Cpu | (ulong)(uint)e.ThreadId << 16 | (ulong)e.EventId << 48);
+                hash = Mix(hash, (ulong)e.FileOffset);
+                hash = MixBytes(MixBytes(hash, e.Payload), e.ExtendedData);
+            }
+            var h = reader.Health;
+            return new Fingerprint(events, hash, h.Buffers, h.CompressedBuffers, h.DamagedBuffers, h.WarningCount);
+        }
+
+        private static ulong Mix(ulong hash, ulong value) => (hash ^ value) * 1099511628211;
+
+        private static ulong MixBytes(ulong hash, ReadOnlySpan<byte> bytes)
+        {
+            int i = 0;
+            for (; i + 8 <= bytes.Length; i += 8) hash = Mix(hash, BinaryPrimitives.ReadUInt64LittleEndian(bytes[i..]));
+            for (; i < bytes.Length; i++) hash = Mix(hash, bytes[i]);
+            return Mix(hash, (ulong)bytes.Length);
+        }
+    }
+}
