@@ -42,6 +42,9 @@ public sealed class EtlReader : IDisposable
     /// </summary>
     internal bool ReadAhead { get; set; } = true;
 
+    /// <summary>The most bytes of buffer data one pass may hold at once (tests lower it to exercise the limit).</summary>
+    internal long BufferBudgetBytes { get; set; } = MemoryBudget.DefaultLimit;
+
     /// <summary>Health of the most recent <see cref="ReadEvents"/> pass (complete once it has ended).</summary>
     public TraceHealth Health { get; private set; } = new();
 
@@ -96,7 +99,7 @@ public sealed class EtlReader : IDisposable
     {
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
-        var loader = new BufferLoader(_source, _decompressionLimit, new MemoryBudget());
+        var loader = new BufferLoader(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
@@ -112,7 +115,7 @@ public sealed class EtlReader : IDisposable
     {
         Health = new TraceHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize);
-        return new Merger(_source, index, Health, Header, _decompressionLimit, ReadAhead);
+        return new Merger(_source, index, Health, Header, _decompressionLimit, ReadAhead, BufferBudgetBytes);
     }
 
     private static TraceHeader ReadTraceHeader(string path, ByteSource source)

@@ -14,6 +14,7 @@ double largeGib = 1.0;
 string largeDir = Path.Combine(Path.GetTempPath(), "hiddencost-bench");
 bool large = true;
 string? single = null;
+string? onlyPass = null;
 for (int i = 0; i < args.Length; i++)
 {
     switch (args[i])
@@ -24,16 +25,27 @@ for (int i = 0; i < args.Length; i++)
         case "--no-large": large = false; break;
         case "--cpu-time": PassResult.UseCpuTime = true; break;
         case "--trace": single = args[++i]; break;
+        case "--pass": onlyPass = args[++i]; break;
         default:
             Console.Error.WriteLine($"unknown argument {args[i]}");
             return 2;
     }
 }
 
+if (single is not null && onlyPass is not null)
+{
+    // One pass over one trace, in a process of its own (how the large traces are measured), printed for the
+    // parent process to read.
+    using var reader = EtlReader.Open(single);
+    var result = MeasurePass(reader, onlyPass, repeats);
+    Console.WriteLine(FormattableString.Invariant(
+        $"RESULT {result.Events} {result.Elapsed.Ticks} {result.BaseWorkingSet} {result.PeakWorkingSet} {result.PeakManagedHeap} {result.Allocated} {(reader.Health.CompressedBuffers > 0 ? 1 : 0)}"));
+    return 0;
+}
+
 if (single is not null)
 {
-    // One trace in a process of its own (how the large trace is measured, so its peak memory is the reader's,
-    // not what building the trace or the earlier samples left behind).
+    Preamble(repeats);
     Report(Path.GetFileName(single), single, repeats);
     return 0;
 }
@@ -68,22 +80,38 @@ return 0;
 static void Report(string name, string path, int repeats)
 {
     using var reader = EtlReader.Open(path);
-    long bytes = reader.FileLength;
+    var decode = MeasurePass(reader, "decode", repeats);
+    var session = MeasurePass(reader, "session", repeats);
+    var merge = MeasurePass(reader, "merge", repeats);
+    var header = MeasurePass(reader, "header", repeats);
+    PrintRow(name, reader.FileLength, reader.Health.CompressedBuffers > 0, decode, session, merge, header);
+    if (!reader.Health.IsClean) Console.WriteLine($"  ! {name}: {reader.Health.WarningCount} warnings, first: {reader.Health.Warnings[0]}");
+}
+
+// Each pass is measured after a warm-up long enough for the JIT's tiered compilation to settle, so the figures
+// are the code's steady-state speed and no pass pays for compiling what another pass runs later.
+static PassResult MeasurePass(EtlReader reader, string pass, int repeats)
+{
     var minimum = TimeSpan.FromMilliseconds(300);
-    // Each pass is measured after a warm-up long enough for the JIT's tiered compilation to settle, so the
-    // figures are the code's steady-state speed and no pass pays for compiling what another pass runs later.
-    var decode = Measurement.Best(repeats, bytes, () => Pass(reader, TypedDecoding.Decode), minimum);
-    var session = Measurement.Best(repeats, bytes, () => Pass(reader, TypedDecoding.Session), minimum);
-    var merge = Measurement.Best(repeats, bytes, () => Pass(reader, null), minimum);
-    var header = Measurement.Best(repeats, bytes, reader.CountRecordsInFileOrder, minimum);
-    bool compressed = reader.Health.CompressedBuffers > 0;
+    Func<long> run = pass switch
+    {
+        "decode" => () => Pass(reader, TypedDecoding.Decode),
+        "session" => () => Pass(reader, TypedDecoding.Session),
+        "merge" => () => Pass(reader, null),
+        "header" => reader.CountRecordsInFileOrder,
+        _ => throw new ArgumentException($"unknown pass {pass} (decode, session, merge, header)"),
+    };
+    return Measurement.Best(repeats, reader.FileLength, run, minimum);
+}
+
+static void PrintRow(string name, long bytes, bool compressed, PassResult decode, PassResult session, PassResult merge, PassResult header)
+{
     if (decode.Events != header.Events) Console.WriteLine($"  ! {name}: decode pass {decode.Events} events, header-only {header.Events}");
     Console.WriteLine($"{name,-30} {bytes / 1e6,7:F1} {decode.Events,10:N0} {(compressed ? "yes" : "no"),4} | " +
         $"{decode.MegabytesPerSecond,6:F0} {decode.EventsPerSecond / 1e6,6:F2} | {session.EventsPerSecond / 1e6,6:F2} | {merge.EventsPerSecond / 1e6,6:F2} | " +
         $"{header.MegabytesPerSecond,6:F0} {header.EventsPerSecond / 1e6,6:F2} | " +
         $"{Percent(decode, header),6:F0} {Percent(session, header),7:F0} {Percent(merge, header),5:F0} | " +
-        $"{session.BaseWorkingSet / 1e6,5:F0} {Math.Max(decode.PeakWorkingSet, session.PeakWorkingSet) / 1e6,5:F0} {Math.Max(decode.PeakManagedHeap, session.PeakManagedHeap) / 1e6,5:F0}");
-    if (!reader.Health.IsClean) Console.WriteLine($"  ! {name}: {reader.Health.WarningCount} warnings, first: {reader.Health.Warnings[0]}");
+        $"{decode.PeakWorkingSet / 1e6,6:F0} {decode.PeakManagedHeap / 1e6,5:F0} | {session.PeakWorkingSet / 1e6,6:F0} {session.PeakManagedHeap / 1e6,5:F0}");
 }
 
 static double Percent(PassResult pass, PassResult header) => 100 * pass.EventsPerSecond / header.EventsPerSecond;
@@ -103,20 +131,37 @@ static void Preamble(int repeats)
         ? "through the OS cache; rates are per second of this process's CPU time (--cpu-time), so other work on the machine does not skew them.\n"
         : "through the OS cache; rates are per second of wall-clock time.\n");
     if (File.Exists("/proc/loadavg")) Console.WriteLine($"load average at start: {File.ReadAllText("/proc/loadavg").Trim()}\n");
-    Console.WriteLine($"{"",-30} {"",7} {"",10} {"",4} | {"decode",-13} | {"sessn",6} | {"merge",6} | {"header",-13} | {"% of header",-20} | {"memory MB",-17}");
-    Console.WriteLine($"{"trace",-30} {"MB",7} {"events",10} {"comp",4} | {"MB/s",6} {"Mev/s",6} | {"Mev/s",6} | {"Mev/s",6} | {"MB/s",6} {"Mev/s",6} | {"decode",6} {"session",7} {"merge",5} | {"base",5} {"peak",5} {"heap",5}");
+    Console.WriteLine($"{"",-30} {"",7} {"",10} {"",4} | {"decode",-13} | {"sessn",6} | {"merge",6} | {"header",-13} | {"% of header",-20} | {"decode MB",-12} | {"session MB",-12}");
+    Console.WriteLine($"{"trace",-30} {"MB",7} {"events",10} {"comp",4} | {"MB/s",6} {"Mev/s",6} | {"Mev/s",6} | {"Mev/s",6} | {"MB/s",6} {"Mev/s",6} | {"decode",6} {"session",7} {"merge",5} | {"peak",6} {"heap",5} | {"peak",6} {"heap",5}");
 }
 
+// A large trace: each pass in a process of its own, so each pass's peak memory is its own and not what building
+// the trace or an earlier pass left committed.
 static void RunSeparately(string path, int repeats)
 {
-    var self = Environment.ProcessPath!;
-    var start = new System.Diagnostics.ProcessStartInfo(self) { RedirectStandardOutput = true };
-    if (Path.GetFileNameWithoutExtension(self) == "dotnet") start.ArgumentList.Add(typeof(LargeTraceBuilder).Assembly.Location);
-    foreach (var a in new[] { "--trace", path, "--repeats", repeats.ToString(System.Globalization.CultureInfo.InvariantCulture) }) start.ArgumentList.Add(a);
-    if (PassResult.UseCpuTime) start.ArgumentList.Add("--cpu-time");
-    using var child = System.Diagnostics.Process.Start(start)!;
-    Console.Write(child.StandardOutput.ReadToEnd());
-    child.WaitForExit();
+    var results = new Dictionary<string, PassResult>();
+    bool compressed = false;
+    foreach (var pass in new[] { "decode", "session", "merge", "header" })
+    {
+        var self = Environment.ProcessPath!;
+        var start = new System.Diagnostics.ProcessStartInfo(self) { RedirectStandardOutput = true };
+        if (Path.GetFileNameWithoutExtension(self) == "dotnet") start.ArgumentList.Add(typeof(LargeTraceBuilder).Assembly.Location);
+        foreach (var a in new[] { "--trace", path, "--pass", pass, "--repeats", repeats.ToString(System.Globalization.CultureInfo.InvariantCulture) }) start.ArgumentList.Add(a);
+        if (PassResult.UseCpuTime) start.ArgumentList.Add("--cpu-time");
+        using var child = System.Diagnostics.Process.Start(start)!;
+        var output = child.StandardOutput.ReadToEnd();
+        child.WaitForExit();
+        var line = output.Split('\n').FirstOrDefault(l => l.StartsWith("RESULT ", StringComparison.Ordinal));
+        if (child.ExitCode != 0 || line is null)
+        {
+            Console.WriteLine($"  ! {Path.GetFileName(path)}: the {pass} pass failed (exit {child.ExitCode}): {output.Trim()}");
+            return;
+        }
+        var f = line.Split(' ').Skip(1).Select(v => long.Parse(v, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
+        results[pass] = new PassResult(f[0], TimeSpan.FromTicks(f[1]), new FileInfo(path).Length, f[2], f[3], f[4], f[5]);
+        compressed = f[6] == 1;
+    }
+    PrintRow(Path.GetFileName(path), new FileInfo(path).Length, compressed, results["decode"], results["session"], results["merge"], results["header"]);
 }
 
 static long Pass(EtlReader reader, Func<TypedDecoding>? typed)

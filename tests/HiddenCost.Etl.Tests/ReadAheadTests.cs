@@ -61,6 +61,29 @@ public sealed class ReadAheadTests
         Assert.AreEqual((long)damaged, reader.Health.DamagedBuffers);
     }
 
+    /// <summary>
+    /// TraceLoggingTester has 20 processors with 1 MiB buffers: a 24 MiB budget holds one buffer per processor
+    /// but not the buffers loading ahead, so loads ahead of need must step back (and the streams load those
+    /// buffers themselves) rather than fail a buffer that reading alone would read.
+    /// </summary>
+    [TestMethod]
+    public void Reading_ahead_never_takes_memory_a_buffer_needs()
+    {
+        using var reader = EtlReader.Open(Samples.PathOf(Samples.TraceLoggingTester));
+        reader.BufferBudgetBytes = 24L * 1024 * 1024;
+        reader.ReadAhead = false;
+        var alone = Fingerprint.Of(reader);
+        reader.ReadAhead = true;
+        var ahead = Fingerprint.Of(reader);
+        Assert.AreEqual(0L, alone.DamagedBuffers);
+        Assert.AreEqual(alone, ahead);
+
+        reader.BufferBudgetBytes = 8L * 1024 * 1024;
+        var starved = Fingerprint.Of(reader);
+        Assert.IsTrue(starved.DamagedBuffers > 0, "a budget below one buffer per processor must show as damaged buffers");
+        StringAssert.Contains(reader.Health.Warnings[0].Message, "past 8 MiB");
+    }
+
     [TestMethod]
     public void A_pass_left_early_does_not_disturb_the_next()
     {

@@ -8,9 +8,17 @@ namespace HiddenCost.Etl.Reading;
 /// used. Health is not touched here — loads may run ahead on another thread — so the stream that takes the
 /// result applies <see cref="Counted"/>, <see cref="Flags"/>, <see cref="Compressed"/> and <see cref="Damage"/>
 /// to the trace's health in file order, exactly as if it had loaded the buffer itself.
+/// <see cref="Ahead"/> loads hold their bytes in the read-ahead part of the budget until
+/// <see cref="BufferLoader.Adopt"/> moves them; <see cref="Reserved"/> is the array size the load rented.
 /// </summary>
-internal readonly record struct LoadedBuffer(long Offset, byte[]? Data, int End, bool Counted, bool Compressed, BufferFlags Flags, string? Damage)
+internal readonly record struct LoadedBuffer(long Offset, byte[]? Data, int End, bool Counted, bool Compressed, BufferFlags Flags, string? Damage,
+    bool Ahead = false, int Reserved = 0)
 {
+    /// <summary>A load ahead of need that would have taken more than the read-ahead budget: the stream loads it itself.</summary>
+    public bool Deferred => Data is null && Damage is null;
+
+    public static LoadedBuffer Defer(long offset) => new(offset, null, 0, false, false, 0, null);
+
     public static LoadedBuffer Damaged(long offset, string reason, bool counted = false, bool compressed = false, BufferFlags flags = 0) =>
         new(offset, null, 0, counted, compressed, flags, reason);
 }
@@ -37,7 +45,13 @@ internal sealed class BufferLoader
         _budget = budget;
     }
 
-    public LoadedBuffer Load(long offset)
+    /// <param name="ahead">
+    /// A load ahead of need: it holds its bytes in the read-ahead part of the budget and comes back
+    /// <see cref="LoadedBuffer.Deferred"/> when that part is spent; <see cref="Adopt"/> then makes it the
+    /// stream's. Reading ahead thus never takes memory from a buffer being walked, and never fails a buffer that
+    /// loading alone would have read.
+    /// </param>
+    public LoadedBuffer Load(long offset, bool ahead = false)
     {
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
         if (_source.Read(raw, offset) < BufferHeader.Size) return LoadedBuffer.Damaged(offset, "buffer header could not be read (file shrank?)");
@@ -46,94 +60,125 @@ internal sealed class BufferLoader
             return LoadedBuffer.Damaged(offset, $"buffer size {h.BufferSize} is impossible");
 
         uint saved = h.SavedOffset;
+        var loaded = new LoadedBuffer(offset, null, 0, true, h.IsCompressed, h.Flags, null, ahead);
         if (!h.IsCompressed)
         {
             // Uncompressed: the data ends at SavedOffset; a zero or impossible value means the whole buffer.
             if (saved < BufferHeader.Size || saved > h.BufferSize) saved = h.BufferSize;
-            var data = Rent((int)saved);
-            if (data is null) return LoadedBuffer.Damaged(offset, MemoryBudgetReason((int)saved), counted: true, flags: h.Flags);
+            var data = Rent((int)saved, ahead);
+            if (data is null) return ahead ? LoadedBuffer.Defer(offset) : loaded with { Damage = MemoryBudgetReason((int)saved) };
+            loaded = loaded with { Reserved = data.Length };
             if (_source.Read(data.AsSpan(0, (int)saved), offset) < saved)
-                return Fail(data, offset, "buffer could not be read in full (file shrank?)", false, h.Flags);
-            return new LoadedBuffer(offset, data, (int)saved, true, false, h.Flags, null);
+                return Fail(data, loaded, "buffer could not be read in full (file shrank?)");
+            return loaded with { Data = data, End = (int)saved };
         }
 
         if (saved < BufferHeader.Size || saved > _maxDataSize)
-            return LoadedBuffer.Damaged(offset, $"compressed buffer declares {saved} bytes of data (at most {_maxDataSize} possible)", true, true, h.Flags);
-        var output = Rent((int)saved);
-        if (output is null) return LoadedBuffer.Damaged(offset, MemoryBudgetReason((int)saved), true, true, h.Flags);
+            return loaded with { Ahead = false, Damage = $"compressed buffer declares {saved} bytes of data (at most {_maxDataSize} possible)" };
+        var output = Rent((int)saved, ahead);
+        if (output is null) return ahead ? LoadedBuffer.Defer(offset) : loaded with { Damage = MemoryBudgetReason((int)saved) };
+        loaded = loaded with { Reserved = output.Length };
         raw.CopyTo(output);
         int compressedLength = (int)h.BufferSize - BufferHeader.Size;
         var input = ArrayPool<byte>.Shared.Rent(compressedLength);
         try
         {
             if (_source.Read(input.AsSpan(0, compressedLength), offset + BufferHeader.Size) < compressedLength)
-                return Fail(output, offset, "compressed buffer could not be read in full (file shrank?)", true, h.Flags);
+                return Fail(output, loaded, "compressed buffer could not be read in full (file shrank?)");
             int expected = (int)saved - BufferHeader.Size;
             int written = XpressDecoder.Decompress(input.AsSpan(0, compressedLength), output.AsSpan(BufferHeader.Size, expected));
             if (written != expected)
-                return Fail(output, offset, written < 0
+                return Fail(output, loaded, written < 0
                     ? "compressed buffer is corrupt (XPRESS stream invalid)"
-                    : $"compressed buffer decompressed to {written} bytes, {expected} expected", true, h.Flags);
+                    : $"compressed buffer decompressed to {written} bytes, {expected} expected");
         }
         finally
         {
             ArrayPool<byte>.Shared.Return(input);
         }
-        return new LoadedBuffer(offset, output, (int)saved, true, true, h.Flags, null);
+        return loaded with { Data = output, End = (int)saved };
+    }
+
+    /// <summary>
+    /// Makes a buffer loaded ahead the stream's: its bytes move to the part of the budget for buffers being
+    /// walked, with the check a load by the stream itself would have made at this point, and the same outcome
+    /// (the buffer, its damage, or the budget's refusal).
+    /// </summary>
+    public LoadedBuffer Adopt(in LoadedBuffer loaded)
+    {
+        if (!loaded.Ahead || loaded.Reserved == 0) return loaded with { Ahead = false };
+        if (!_budget.TryHold(loaded.Reserved, ahead: false))
+        {
+            if (loaded.Data is not null) Return(loaded.Data, ahead: true);
+            return loaded with { Data = null, End = 0, Ahead = false, Damage = MemoryBudgetReason(loaded.Reserved) };
+        }
+        if (loaded.Data is null) _budget.Release(loaded.Reserved, ahead: false); // damaged: a load of its own would have given it back at once
+        else _budget.Release(loaded.Reserved, ahead: true);
+        return loaded with { Ahead = false };
     }
 
     /// <summary>Gives a buffer's array back to the pool and its bytes back to the budget.</summary>
-    public void Return(byte[] data)
+    public void Return(byte[] data, bool ahead = false)
     {
-        _budget.Release(data.Length);
+        _budget.Release(data.Length, ahead);
         ArrayPool<byte>.Shared.Return(data);
     }
 
     // Pooled: every pass over a trace needs a buffer per processor again, and fresh megabyte arrays cost zeroing
     // and page faults each time.
-    private byte[]? Rent(int size)
+    private byte[]? Rent(int size, bool ahead)
     {
-        if (!_budget.TryHold(size)) return null;
+        // Checked before anything is allocated; then again for what the pool's array size adds.
+        if (!_budget.TryHold(size, ahead)) return null;
         var data = ArrayPool<byte>.Shared.Rent(size);
-        if (data.Length > size && !_budget.TryHold(data.Length - size))
-        {
-            _budget.Release(size);
-            ArrayPool<byte>.Shared.Return(data);
-            return null;
-        }
-        return data;
+        if (_budget.TryHold(data.Length - size, ahead)) return data;
+        _budget.Release(size, ahead);
+        ArrayPool<byte>.Shared.Return(data);
+        return null;
     }
 
-    private LoadedBuffer Fail(byte[] data, long offset, string reason, bool compressed, BufferFlags flags)
+    private LoadedBuffer Fail(byte[] data, in LoadedBuffer loaded, string reason)
     {
-        Return(data);
-        return LoadedBuffer.Damaged(offset, reason, true, compressed, flags);
+        Return(data, loaded.Ahead);
+        return loaded with { Damage = reason };
     }
 
-    private static string MemoryBudgetReason(int size) =>
-        $"{size} more bytes would take the buffers held by all processors past {MemoryBudget.MaxHeldBytes / (1024 * 1024)} MiB";
+    private string MemoryBudgetReason(int size) =>
+        $"{size} more bytes would take the buffers held by all processors past {_budget.Limit / (1024 * 1024)} MiB";
 }
 
 /// <summary>
-/// The bytes of buffer data one pass holds at once, across all processors and loads running ahead. Each
-/// processor keeps about two buffers, so a hostile file naming thousands of processors, each with a compressed
-/// buffer claiming megabytes, could otherwise demand gigabytes; real traces stay far below the budget
-/// (64 processors × 1 MiB buffers × 2 = 128 MiB).
+/// The bytes of buffer data one pass holds at once. Each processor walks one buffer, so a hostile file naming
+/// thousands of processors, each with a compressed buffer claiming megabytes, could otherwise demand gigabytes;
+/// real traces stay far below the limit (64 processors × 1 MiB buffers = 64 MiB, twice that while a stream
+/// swaps buffers). Buffers loaded ahead of need count apart, against a quarter of the limit, so reading ahead
+/// never takes memory from the buffers being walked.
 /// </summary>
 internal sealed class MemoryBudget
 {
-    public const long MaxHeldBytes = 512L * 1024 * 1024;
+    public const long DefaultLimit = 512L * 1024 * 1024;
 
-    private long _held;
+    private long _walked, _ahead;
 
-    public long Held => Interlocked.Read(ref _held);
-
-    public bool TryHold(long bytes)
+    public MemoryBudget(long limit = DefaultLimit)
     {
-        if (Interlocked.Add(ref _held, bytes) <= MaxHeldBytes) return true;
-        Interlocked.Add(ref _held, -bytes);
+        Limit = limit;
+        AheadLimit = limit / 4;
+    }
+
+    /// <summary>The most bytes the buffers being walked may hold.</summary>
+    public long Limit { get; }
+
+    /// <summary>The most bytes buffers loaded ahead of need may hold.</summary>
+    public long AheadLimit { get; }
+
+    public bool TryHold(long bytes, bool ahead)
+    {
+        ref long held = ref ahead ? ref _ahead : ref _walked;
+        if (Interlocked.Add(ref held, bytes) <= (ahead ? AheadLimit : Limit)) return true;
+        Interlocked.Add(ref held, -bytes);
         return false;
     }
 
-    public void Release(long bytes) => Interlocked.Add(ref _held, -bytes);
+    public void Release(long bytes, bool ahead) => Interlocked.Add(ref ahead ? ref _ahead : ref _walked, -bytes);
 }

@@ -55,21 +55,22 @@ internal sealed class BufferPrefetch : IThreadPoolWorkItem
     }
 
     /// <summary>
-    /// For a stream abandoned before it took the buffer: gives the array back once the load is over (on the
-    /// thread that finishes last), so an early stop leaks no budget.
+    /// For a stream abandoned before it took the buffer: gives the array back once the load is over, so an early
+    /// stop leaks no budget. A load that failed has nothing to give back, and no one left to tell.
     /// </summary>
     public void Abandon()
     {
         if (Interlocked.CompareExchange(ref _state, Done, Waiting) == Waiting) return; // never started: nothing to give back
-        var loaded = Take();
-        if (loaded.Data is not null) _loader.Return(loaded.Data);
+        lock (_gate)
+            while (_state != Done) Monitor.Wait(_gate);
+        if (_failure is null && _result.Data is not null) _loader.Return(_result.Data, ahead: true);
     }
 
     private void Run()
     {
         try
         {
-            _result = _loader.Load(_offset);
+            _result = _loader.Load(_offset, ahead: true);
         }
         catch (Exception e)
         {

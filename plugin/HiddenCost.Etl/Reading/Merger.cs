@@ -14,10 +14,10 @@ internal sealed class Merger : IDisposable
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
 
-    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit, bool readAhead)
+    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit, bool readAhead, long budgetBytes)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
-        var loader = new BufferLoader(source, decompressionLimit, new MemoryBudget());
+        var loader = new BufferLoader(source, decompressionLimit, new MemoryBudget(budgetBytes));
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
             var stream = new ProcessorStream(loader, cpu, offsets, health, readAhead);

@@ -87,7 +87,11 @@ internal sealed class ProcessorStream
         while (true)
         {
             LoadedBuffer loaded;
-            if (_ahead.TryDequeue(out var ahead)) loaded = ahead.Take();
+            if (_ahead.TryDequeue(out var ahead))
+            {
+                loaded = ahead.Take();
+                loaded = loaded.Deferred ? _loader.Load(loaded.Offset) : _loader.Adopt(loaded);
+            }
             else if (_nextBuffer < _offsets.Count) loaded = _loader.Load(_offsets[_nextBuffer++]);
             else
             {

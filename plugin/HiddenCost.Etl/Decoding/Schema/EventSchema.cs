@@ -39,10 +39,22 @@ public sealed class SchemaField
         Index = index;
         InType = inType;
         OutType = outType;
+        FixedSize = inType switch
+        {
+            FieldInType.Int8 or FieldInType.UInt8 or FieldInType.AnsiChar => 1,
+            FieldInType.Int16 or FieldInType.UInt16 or FieldInType.UnicodeChar => 2,
+            FieldInType.Int32 or FieldInType.UInt32 or FieldInType.HexInt32 or FieldInType.Float or FieldInType.Boolean => 4,
+            FieldInType.Int64 or FieldInType.UInt64 or FieldInType.HexInt64 or FieldInType.Double or FieldInType.FileTime => 8,
+            FieldInType.Guid or FieldInType.SystemTime => 16,
+            _ => 0,
+        };
     }
 
     public string Name { get; }
     public int Index { get; }
+
+    /// <summary>Bytes of one element when the in-type alone decides it (numbers, GUIDs, times); 0 otherwise.</summary>
+    internal int FixedSize { get; }
     public FieldInType InType { get; }
     public ushort OutType { get; }
     public FieldCountKind CountKind { get; init; }

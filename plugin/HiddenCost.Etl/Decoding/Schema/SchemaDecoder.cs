@@ -105,6 +105,7 @@ public static class SchemaDecoder
             var map = field.MapName is not null && state.Maps is not null ? state.Maps.FindMap(state.Schema.ProviderId, field.MapName) : null;
             // Read once per field, not per element: arrays (byte buffers, say) run to thousands of elements.
             bool isArray = field.IsArray, isStruct = field.IsStruct;
+            int fixedSize = field.FixedSize;
             for (int i = 0; i < count; i++)
             {
                 int element = isArray ? i : -1;
@@ -117,7 +118,13 @@ public static class SchemaDecoder
                     continue;
                 }
                 var rest = state.Payload[state.Offset..];
-                if (!Measure(field, rest, values, state.PointerSize, out int valueStart, out int valueLength, out int consumed))
+                int valueStart = 0, valueLength = fixedSize, consumed = fixedSize;
+                if (fixedSize > 0)
+                {
+                    // Numbers, GUIDs and times (most fields, and the elements of most arrays) need no measuring.
+                    if (fixedSize > rest.Length) return DecodeStatus.Truncated;
+                }
+                else if (!Measure(field, rest, values, state.PointerSize, out valueStart, out valueLength, out consumed))
                     return consumed < 0 ? DecodeStatus.Invalid : DecodeStatus.Truncated;
                 var raw = rest.Slice(valueStart, valueLength);
                 var view = new EventField(field, parent, element, parentIndex, raw, state.Offset + valueStart, state.PointerSize, map);
