@@ -36,11 +36,13 @@ public sealed class EtlReader : IDisposable
     public TraceHeader Header { get; }
 
     /// <summary>
-    /// Whether passes load each processor's next buffers on other cores while the current one is read (on by
-    /// default; the order, events and health of a pass are the same either way). Tests turn it off to account
-    /// for every allocation on one thread.
+    /// Whether passes load each processor's next buffers (reading and decompressing them) on a read-ahead thread
+    /// while the current ones are decoded. On by default, where the machine has more than one core: it shortens
+    /// a pass when decoding the events costs about as much as loading them (compressed traces), at the price of
+    /// a thread hand-over per buffer. Off, every buffer loads on the thread that reads the events (one core, less
+    /// CPU in all). The events, their order and the trace's health are exactly the same either way.
     /// </summary>
-    internal bool ReadAhead { get; set; } = true;
+    public bool ReadAhead { get; set; } = true;
 
     /// <summary>The most bytes of buffer data one pass may hold at once (tests lower it to exercise the limit).</summary>
     internal long BufferBudgetBytes { get; set; } = MemoryBudget.DefaultLimit;
@@ -100,10 +102,11 @@ public sealed class EtlReader : IDisposable
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
         var loader = new BufferLoader(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
+        using var worker = ReadAhead && ReadAheadWorker.Useful ? new ReadAheadWorker() : null;
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(loader, cpu, offsets, health, ReadAhead);
+            var stream = new ProcessorStream(loader, cpu, offsets, health, worker);
             while (stream.MoveNext()) count++;
         }
         return count;
@@ -134,7 +137,7 @@ public sealed class EtlReader : IDisposable
         // The session's buffer size is not known yet; a first buffer (which holds the small header record)
         // larger than 16 MiB decompressed would be a first for ETW, so that is as much as a file may ask for here.
         var loader = new BufferLoader(source, HeaderReadDecompressionLimit, new MemoryBudget());
-        var stream = new ProcessorStream(loader, first.Processor, new[] { 0L }, health, prefetch: false);
+        var stream = new ProcessorStream(loader, first.Processor, new[] { 0L }, health, worker: null);
         if (!stream.MoveNext())
             throw new EtlFormatException(path, 0, "not an ETL file: the first buffer holds no readable record" +
                 (health.Warnings.Count > 0 ? $" ({health.Warnings[0].Message})" : ""));

@@ -1,5 +1,8 @@
 using System.Buffers.Binary;
 using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 
 namespace HiddenCost.Etl.Buffers;
 
@@ -10,10 +13,15 @@ namespace HiddenCost.Etl.Buffers;
 /// </summary>
 public static class XpressDecoder
 {
+    /// <summary>Room a wide copy may write past the bytes it means to (always inside the output, overwritten later).</summary>
+    private const int Slack = 16;
+
     /// <summary>Decompresses <paramref name="input"/> into <paramref name="output"/>.</summary>
     /// <returns>Bytes written, or -1 when the stream is corrupt (bad offset, overrun, truncated token).</returns>
     public static int Decompress(ReadOnlySpan<byte> input, Span<byte> output)
     {
+        ref byte src = ref MemoryMarshal.GetReference(input);
+        ref byte dst = ref MemoryMarshal.GetReference(output);
         int inPos = 0, outPos = 0;
         uint flags = 0;
         int flagCount = 0;
@@ -35,7 +43,14 @@ public static class XpressDecoder
             {
                 int n = Math.Min(run, input.Length - inPos);
                 if (outPos + n > output.Length) return -1;
-                input.Slice(inPos, n).CopyTo(output[outPos..]);
+                // A run is at most 32 bytes: two 16-byte moves when both sides have room, else an exact copy.
+                if (inPos + 32 <= input.Length && outPos + 32 <= output.Length)
+                {
+                    Unsafe.WriteUnaligned(ref Unsafe.Add(ref dst, outPos), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref src, inPos)));
+                    if (n > 16)
+                        Unsafe.WriteUnaligned(ref Unsafe.Add(ref dst, outPos + 16), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref src, inPos + 16)));
+                }
+                else input.Slice(inPos, n).CopyTo(output[outPos..]);
                 inPos += n;
                 outPos += n;
                 flagCount -= n;
@@ -91,6 +106,23 @@ public static class XpressDecoder
             if (matchOffset > outPos || outPos + matchLength > output.Length) return -1;
             int length = (int)matchLength;
             int from = outPos - matchOffset;
+            if (matchOffset >= Slack && outPos + length + Slack <= output.Length)
+            {
+                // Most matches: the source ends at least 16 bytes before the destination starts, so 16-byte moves
+                // never read bytes this match has yet to write. The last move may write up to 15 bytes past the
+                // match; they lie inside the output and the next tokens overwrite them.
+                for (int i = 0; i < length; i += Slack)
+                    Unsafe.WriteUnaligned(ref Unsafe.Add(ref dst, outPos + i), Unsafe.ReadUnaligned<Vector128<byte>>(ref Unsafe.Add(ref dst, from + i)));
+                outPos += length;
+                continue;
+            }
+            if (matchOffset == 1)
+            {
+                // A run of one byte (zeros, mostly).
+                output.Slice(outPos, length).Fill(output[from]);
+                outPos += length;
+                continue;
+            }
             // An overlapping match repeats the last matchOffset bytes. Copy it in chunks that double: after
             // each one the bytes from `from` on still repeat with that period, so a chunk as long as everything
             // written since `from` is the right continuation (and never overlaps its source).

@@ -3,12 +3,11 @@ using System.Runtime.ExceptionServices;
 namespace HiddenCost.Etl.Reading;
 
 /// <summary>
-/// One buffer load started ahead of need on a thread-pool thread, so reading and decompressing the next buffer
-/// overlaps decoding the current one. Whoever gets to it first runs it: when the stream needs the buffer before
-/// a pool thread has picked it up, the stream loads it itself, so a busy or starved pool (inside WPA, say) can
-/// slow nothing down and no one ever waits for a queue.
+/// One buffer load asked for ahead of need, which the pass's <see cref="ReadAheadWorker"/> runs while the stream
+/// decodes the buffer before it. Whoever gets to it first runs it: when the stream needs the buffer before the
+/// worker has started it, the stream loads it itself, so nothing ever waits in a queue.
 /// </summary>
-internal sealed class BufferPrefetch : IThreadPoolWorkItem
+internal sealed class BufferPrefetch
 {
     private const int Waiting = 0, Running = 1, Done = 2;
 
@@ -25,28 +24,27 @@ internal sealed class BufferPrefetch : IThreadPoolWorkItem
         _offset = offset;
     }
 
-    public static BufferPrefetch Start(BufferLoader loader, long offset)
+    public static BufferPrefetch Start(BufferLoader loader, long offset, ReadAheadWorker worker)
     {
         var prefetch = new BufferPrefetch(loader, offset);
-        ThreadPool.UnsafeQueueUserWorkItem(prefetch, preferLocal: false);
+        worker.Enqueue(prefetch);
         return prefetch;
     }
 
-    void IThreadPoolWorkItem.Execute()
+    /// <summary>Runs the load on the worker's thread, unless the stream got to it first.</summary>
+    public void Execute()
     {
         if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run();
     }
 
-    /// <summary>The loaded buffer, loading it on this thread if no pool thread has started it yet.</summary>
+    /// <summary>The loaded buffer, loading it on this thread if the worker has not started it yet.</summary>
     public LoadedBuffer Take()
     {
         if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run();
-        else if (Volatile.Read(ref _state) != Done)
+        else
         {
-            // A load takes microseconds to a millisecond: spin briefly before sleeping, as waking a blocked
-            // thread costs about as much as the wait itself.
-            var spin = new SpinWait();
-            while (Volatile.Read(ref _state) != Done && !spin.NextSpinWillYield) spin.SpinOnce(sleep1Threshold: -1);
+            // No spinning: a load takes tens of microseconds to a millisecond, longer than spinning pays for, and
+            // a reader that burnt CPU while it waited would be a poor tool for finding spin-waits.
             lock (_gate)
                 while (_state != Done) Monitor.Wait(_gate);
         }

@@ -10,6 +10,7 @@ internal sealed class Merger : IDisposable
 {
     private readonly PriorityQueue<ProcessorStream, MergeKey> _queue = new();
     private readonly List<ProcessorStream> _streams = new();
+    private readonly ReadAheadWorker? _worker;
     private readonly ThreadContext _threads = new();
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
@@ -18,9 +19,10 @@ internal sealed class Merger : IDisposable
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         var loader = new BufferLoader(source, decompressionLimit, new MemoryBudget(budgetBytes));
+        _worker = readAhead && ReadAheadWorker.Useful ? new ReadAheadWorker() : null;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
-            var stream = new ProcessorStream(loader, cpu, offsets, health, readAhead);
+            var stream = new ProcessorStream(loader, cpu, offsets, health, _worker);
             _streams.Add(stream);
             if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
         }
@@ -49,6 +51,7 @@ internal sealed class Merger : IDisposable
     /// <summary>Gives back the buffers of a pass stopped early (a finished stream has already given back its own).</summary>
     public void Dispose()
     {
+        _worker?.Dispose();
         foreach (var stream in _streams) stream.Release();
         _queue.Clear();
         _current = null;

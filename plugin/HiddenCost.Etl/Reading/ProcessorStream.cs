@@ -7,7 +7,7 @@ namespace HiddenCost.Etl.Reading;
 /// <summary>
 /// One processor's events in file order: takes its buffers one at a time (decompressed XPRESS buffers included),
 /// walks the 8-aligned records, and steps over damage with a health warning instead of failing. While it walks
-/// one buffer, the next one loads on a thread-pool thread (when the machine has more than one core), so reading
+/// one buffer, the next ones load on the pass's read-ahead thread (when the machine has more than one core), so reading
 /// and decompressing overlap decoding.
 /// </summary>
 internal sealed class ProcessorStream
@@ -20,7 +20,7 @@ internal sealed class ProcessorStream
     private readonly BufferLoader _loader;
     private readonly IReadOnlyList<long> _offsets;
     private readonly TraceHealth _health;
-    private readonly bool _prefetch;
+    private readonly ReadAheadWorker? _worker;
     private readonly Queue<BufferPrefetch> _ahead = new(ReadAhead);
     private byte[] _data = Array.Empty<byte>();
     private int _nextBuffer;
@@ -29,13 +29,14 @@ internal sealed class ProcessorStream
     private int _next;
     private long _lastTimestamp = long.MinValue;
 
-    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, bool prefetch)
+    /// <param name="worker">The pass's read-ahead thread, or null to load every buffer on the calling thread.</param>
+    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker)
     {
         _loader = loader;
         Processor = processor;
         _offsets = offsets;
         _health = health;
-        _prefetch = prefetch && Environment.ProcessorCount > 1;
+        _worker = worker;
     }
 
     public int Processor { get; }
@@ -98,7 +99,8 @@ internal sealed class ProcessorStream
                 Release();
                 return false;
             }
-            while (_prefetch && _ahead.Count < ReadAhead && _nextBuffer < _offsets.Count) _ahead.Enqueue(BufferPrefetch.Start(_loader, _offsets[_nextBuffer++]));
+            while (_worker is not null && _ahead.Count < ReadAhead && _nextBuffer < _offsets.Count)
+                _ahead.Enqueue(BufferPrefetch.Start(_loader, _offsets[_nextBuffer++], _worker));
             if (Take(loaded)) return true;
         }
     }
