@@ -37,10 +37,11 @@ public sealed class EtlReader : IDisposable
 
     /// <summary>
     /// Whether passes load each processor's next buffers (reading and decompressing them) on a read-ahead thread
-    /// while the current ones are decoded. On by default, where the machine has more than one core: it shortens
-    /// a pass when decoding the events costs about as much as loading them (compressed traces), at the price of
-    /// a thread hand-over per buffer. Off, every buffer loads on the thread that reads the events (one core, less
-    /// CPU in all). The events, their order and the trace's health are exactly the same either way.
+    /// while the current ones are decoded. On by default, and used for files of 4 MiB or more on machines with
+    /// more than one core: it shortens a pass when decoding the events costs about as much as loading them
+    /// (compressed traces), at the price of a thread hand-over per buffer. Off, every buffer loads on the thread
+    /// that reads the events (one core, less CPU in all). The events, their order and the trace's health are
+    /// exactly the same either way.
     /// </summary>
     public bool ReadAhead { get; set; } = true;
 
@@ -102,7 +103,7 @@ public sealed class EtlReader : IDisposable
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
         var loader = new BufferLoader(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
-        using var worker = ReadAhead && ReadAheadWorker.Useful ? new ReadAheadWorker() : null;
+        using var worker = ReadAhead && ReadAheadWorker.IsUseful(FileLength) ? new ReadAheadWorker(index.ByProcessor.Count) : null;
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {

@@ -19,7 +19,7 @@ internal sealed class Merger : IDisposable
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         var loader = new BufferLoader(source, decompressionLimit, new MemoryBudget(budgetBytes));
-        _worker = readAhead && ReadAheadWorker.Useful ? new ReadAheadWorker() : null;
+        _worker = readAhead && ReadAheadWorker.IsUseful(source.Length) ? new ReadAheadWorker(index.ByProcessor.Count) : null;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
             var stream = new ProcessorStream(loader, cpu, offsets, health, _worker);

@@ -13,11 +13,25 @@ internal sealed class ReadAheadWorker : IDisposable
 
     private readonly Queue<BufferPrefetch> _queue = new();
     private readonly object _gate = new();
+    private readonly int _wakeBatch;
     private bool _running;
+    private bool _waiting;
     private bool _disposed;
 
-    /// <summary>Whether reading ahead can overlap anything here: it needs a second core.</summary>
-    public static bool Useful => Environment.ProcessorCount > 1;
+    /// <param name="streams">How many processor streams ask for loads (each keeps up to two in flight).</param>
+    public ReadAheadWorker(int streams)
+    {
+        // Waking a sleeping thread costs a system call on each side (and more on a virtual machine); an idle worker
+        // is woken for a few loads at once instead of for each. A load it has not started by the time the stream
+        // needs it is run by the stream itself, so batching delays nothing.
+        _wakeBatch = Math.Clamp(streams / 2, 1, 4);
+    }
+
+    /// <summary>Files smaller than this read on one thread: starting the thread would cost more than it saves.</summary>
+    public const long MinFileBytes = 4L * 1024 * 1024;
+
+    /// <summary>Whether reading ahead can pay here: it needs a second core, and a file worth starting a thread for.</summary>
+    public static bool IsUseful(long fileBytes) => Environment.ProcessorCount > 1 && fileBytes >= MinFileBytes;
 
     public void Enqueue(BufferPrefetch load)
     {
@@ -27,7 +41,7 @@ internal sealed class ReadAheadWorker : IDisposable
             _queue.Enqueue(load);
             if (_running)
             {
-                Monitor.Pulse(_gate);
+                if (_waiting && _queue.Count >= _wakeBatch) Monitor.Pulse(_gate);
                 return;
             }
             _running = true;
@@ -56,9 +70,12 @@ internal sealed class ReadAheadWorker : IDisposable
         {
             while (_queue.Count == 0)
             {
-                if (_disposed || !Monitor.Wait(_gate, IdleMilliseconds))
+                _waiting = true;
+                bool woken = !_disposed && Monitor.Wait(_gate, IdleMilliseconds);
+                _waiting = false;
+                if (!woken)
                 {
-                    if (_queue.Count > 0) break;
+                    if (_queue.Count > 0 && !_disposed) break;
                     _running = false;
                     return null;
                 }

@@ -46,6 +46,7 @@ public sealed class SchemaField
             FieldInType.Int32 or FieldInType.UInt32 or FieldInType.HexInt32 or FieldInType.Float or FieldInType.Boolean => 4,
             FieldInType.Int64 or FieldInType.UInt64 or FieldInType.HexInt64 or FieldInType.Double or FieldInType.FileTime => 8,
             FieldInType.Guid or FieldInType.SystemTime => 16,
+            FieldInType.Pointer or FieldInType.SizeT => PointerSized,
             _ => 0,
         };
     }
@@ -53,8 +54,13 @@ public sealed class SchemaField
     public string Name { get; }
     public int Index { get; }
 
-    /// <summary>Bytes of one element when the in-type alone decides it (numbers, GUIDs, times); 0 otherwise.</summary>
+    /// <summary>
+    /// Bytes of one element when the in-type alone decides it (numbers, GUIDs, times); <see cref="PointerSized"/>
+    /// for pointers and sizes (the event's pointer size); 0 otherwise.
+    /// </summary>
     internal int FixedSize { get; }
+
+    internal const int PointerSized = -1;
     public FieldInType InType { get; }
     public ushort OutType { get; }
     public FieldCountKind CountKind { get; init; }

@@ -105,7 +105,7 @@ public static class SchemaDecoder
             var map = field.MapName is not null && state.Maps is not null ? state.Maps.FindMap(state.Schema.ProviderId, field.MapName) : null;
             // Read once per field, not per element: arrays (byte buffers, say) run to thousands of elements.
             bool isArray = field.IsArray, isStruct = field.IsStruct;
-            int fixedSize = field.FixedSize;
+            int fixedSize = field.FixedSize == SchemaField.PointerSized ? state.PointerSize : field.FixedSize;
             for (int i = 0; i < count; i++)
             {
                 int element = isArray ? i : -1;
@@ -121,7 +121,7 @@ public static class SchemaDecoder
                 int valueStart = 0, valueLength = fixedSize, consumed = fixedSize;
                 if (fixedSize > 0)
                 {
-                    // Numbers, GUIDs and times (most fields, and the elements of most arrays) need no measuring.
+                    // Numbers, pointers, GUIDs and times (most fields, and the elements of most arrays) need no measuring.
                     if (fixedSize > rest.Length) return DecodeStatus.Truncated;
                 }
                 else if (!Measure(field, rest, values, state.PointerSize, out valueStart, out valueLength, out consumed))
