@@ -52,43 +52,42 @@ public sealed class XpressDecoderTests
     [TestMethod]
     public void Every_compressed_buffer_of_the_samples_decompresses_to_SavedOffset_minus_0x48()
     {
-        int buffers = 0;
-        foreach (var sample in new[] { Samples.NetX64, Samples.NetX86, Samples.SelfDescribingSingleEvent })
-        {
-            var bytes = Samples.Bytes(sample);
-            foreach (var b in RawLayout.Buffers(bytes).Where(b => b.IsCompressed))
-            {
-                var input = bytes.AsSpan((int)b.Offset + RawLayout.BufferHeaderSize, (int)b.BufferSize - RawLayout.BufferHeaderSize);
-                int expected = (int)b.SavedOffset - RawLayout.BufferHeaderSize;
-                var output = new byte[expected];
-                Assert.AreEqual(expected, XpressDecoder.Decompress(input, output), $"{sample} buffer at 0x{b.Offset:X}");
-                buffers++;
-            }
-        }
-        Assert.AreEqual(359 + 275 + 2, buffers);
+        var buffers = CompressedBuffersOfTheSamples();
+        foreach (var (name, input, expected) in buffers)
+            Assert.AreEqual(expected, XpressDecoder.Decompress(input, new byte[expected]), name);
+        Assert.AreEqual(359 + 275 + 2, buffers.Count);
     }
 
     /// <summary>The fast paths (wide literal and match copies, one-byte fills) give the specification's bytes.</summary>
     [TestMethod]
     public void Every_compressed_buffer_of_the_samples_decompresses_to_the_bytes_the_plain_algorithm_gives()
     {
-        int buffers = 0;
+        var buffers = CompressedBuffersOfTheSamples();
+        foreach (var (name, input, expected) in buffers)
+        {
+            var fast = new byte[expected];
+            var plain = new byte[expected];
+            Assert.AreEqual(expected, ReferenceXpress.Decompress(input, plain), name);
+            Assert.AreEqual(expected, XpressDecoder.Decompress(input, fast), name);
+            CollectionAssert.AreEqual(plain, fast, name);
+        }
+        Assert.AreEqual(359 + 275 + 2, buffers.Count);
+    }
+
+    /// <summary>Each XPRESS buffer of the compressed samples: its compressed bytes and the size it must decompress to.</summary>
+    private static List<(string Name, byte[] Input, int Expected)> CompressedBuffersOfTheSamples()
+    {
+        var buffers = new List<(string, byte[], int)>();
         foreach (var sample in new[] { Samples.NetX64, Samples.NetX86, Samples.SelfDescribingSingleEvent })
         {
             var bytes = Samples.Bytes(sample);
             foreach (var b in RawLayout.Buffers(bytes).Where(b => b.IsCompressed))
             {
-                var input = bytes.AsSpan((int)b.Offset + RawLayout.BufferHeaderSize, (int)b.BufferSize - RawLayout.BufferHeaderSize);
-                int expected = (int)b.SavedOffset - RawLayout.BufferHeaderSize;
-                var fast = new byte[expected];
-                var plain = new byte[expected];
-                Assert.AreEqual(expected, ReferenceXpress.Decompress(input, plain));
-                Assert.AreEqual(expected, XpressDecoder.Decompress(input, fast));
-                CollectionAssert.AreEqual(plain, fast, $"{sample} buffer at 0x{b.Offset:X}");
-                buffers++;
+                var input = bytes.AsSpan((int)b.Offset + RawLayout.BufferHeaderSize, (int)b.BufferSize - RawLayout.BufferHeaderSize).ToArray();
+                buffers.Add(($"{sample} buffer at 0x{b.Offset:X}", input, (int)b.SavedOffset - RawLayout.BufferHeaderSize));
             }
         }
-        Assert.AreEqual(359 + 275 + 2, buffers);
+        return buffers;
     }
 
     /// <summary>
