@@ -19,9 +19,10 @@ public sealed class GenericEventDecoder
     public bool TryGetSchema(in EtwEvent e, out EventSchema schema) =>
         TraceLoggingDecoder.IsTraceLogging(e) ? TraceLogging.TryGetSchema(e, out schema) : Catalog.TryGetSchema(e, out schema);
 
-    public DecodeStatus Decode<TVisitor>(in EtwEvent e, ref TVisitor visitor) where TVisitor : IEventFieldVisitor =>
+    /// <param name="wholeArrays">Arrays of fixed-size values in one visit each (<see cref="SchemaDecoder.Decode{TVisitor}"/>).</param>
+    public DecodeStatus Decode<TVisitor>(in EtwEvent e, ref TVisitor visitor, bool wholeArrays = false) where TVisitor : IEventFieldVisitor =>
         TryGetSchema(e, out var schema)
-            ? SchemaDecoder.Decode(schema, e.Payload, e.PointerSize, ref visitor, Catalog)
+            ? SchemaDecoder.Decode(schema, e.Payload, e.PointerSize, ref visitor, Catalog, wholeArrays)
             : DecodeStatus.Invalid;
 
     /// <summary>Every field as a list (allocates), or null when no schema is known for the event.</summary>

@@ -12,8 +12,10 @@ namespace HiddenCost.Etl.Decoding.Schema;
 /// </summary>
 public readonly ref struct EventField
 {
-    public EventField(SchemaField field, SchemaField? parent, int elementIndex, int parentElementIndex, ReadOnlySpan<byte> raw, int valueOffset, int pointerSize, ValueMap? map)
+    public EventField(SchemaField field, SchemaField? parent, int elementIndex, int parentElementIndex, ReadOnlySpan<byte> raw, int valueOffset, int pointerSize, ValueMap? map,
+        int elementCount = 1)
     {
+        ElementCount = elementCount;
         ValueOffset = valueOffset;
         Field = field;
         Parent = parent;
@@ -31,8 +33,21 @@ public readonly ref struct EventField
     /// <summary>The struct this field is a member of, or null at top level.</summary>
     public SchemaField? Parent { get; }
 
-    /// <summary>Index within an array field; -1 for a single value.</summary>
+    /// <summary>Index within an array field; -1 for a single value (or a whole array).</summary>
     public int ElementIndex { get; }
+
+    /// <summary>
+    /// How many values <see cref="Raw"/> holds: 1, except for a whole array of fixed-size values delivered in one
+    /// visit (<c>wholeArrays</c> decoding), whose elements <see cref="Element"/> gives one by one.
+    /// </summary>
+    public int ElementCount { get; }
+
+    /// <summary>Element <paramref name="index"/> of a whole array, as the view an element-by-element visit gives.</summary>
+    public EventField Element(int index)
+    {
+        int size = ElementCount > 0 ? Raw.Length / ElementCount : 0;
+        return new EventField(Field, Parent, index, ParentElementIndex, Raw.Slice(index * size, size), ValueOffset + index * size, PointerSize, Map);
+    }
 
     /// <summary>Index of the enclosing struct within its array; -1 when the struct is not an array.</summary>
     public int ParentElementIndex { get; }

@@ -34,7 +34,13 @@ public static class SchemaDecoder
     private const int MaxElements = 1 << 16;
     private const int MaxVisits = 1 << 18;
 
-    public static DecodeStatus Decode<TVisitor>(EventSchema schema, ReadOnlySpan<byte> payload, int pointerSize, ref TVisitor visitor, IValueMapSource? maps = null)
+    /// <param name="wholeArrays">
+    /// Deliver each array of fixed-size values (numbers, pointers, GUIDs, times) without a value map in one visit
+    /// (<see cref="EventField.ElementCount"/> values in <see cref="EventField.Raw"/>) instead of one visit an
+    /// element: stack-walk frames and IL maps run to hundreds of elements.
+    /// </param>
+    public static DecodeStatus Decode<TVisitor>(EventSchema schema, ReadOnlySpan<byte> payload, int pointerSize, ref TVisitor visitor, IValueMapSource? maps = null,
+        bool wholeArrays = false)
         where TVisitor : IEventFieldVisitor
     {
         long[]? rented = null;
@@ -42,7 +48,7 @@ public static class SchemaDecoder
             ? stackalloc long[128]
             : (rented = ArrayPool<long>.Shared.Rent(schema.FlatFieldCount));
         values.Clear();
-        var state = new State(schema, payload, pointerSize, maps);
+        var state = new State(schema, payload, pointerSize, maps, wholeArrays);
         try
         {
             return DecodeFields(schema.Fields, null, -1, ref state, values, ref visitor, 0);
@@ -68,15 +74,17 @@ public static class SchemaDecoder
         public readonly ReadOnlySpan<byte> Payload;
         public readonly int PointerSize;
         public readonly IValueMapSource? Maps;
+        public readonly bool WholeArrays;
         public int Offset;
         public int Visits;
 
-        public State(EventSchema schema, ReadOnlySpan<byte> payload, int pointerSize, IValueMapSource? maps)
+        public State(EventSchema schema, ReadOnlySpan<byte> payload, int pointerSize, IValueMapSource? maps, bool wholeArrays)
         {
             Schema = schema;
             Payload = payload;
             PointerSize = pointerSize;
             Maps = maps;
+            WholeArrays = wholeArrays;
             Offset = 0;
             Visits = 0;
         }
@@ -106,6 +114,21 @@ public static class SchemaDecoder
             // Read once per field, not per element: arrays (byte buffers, say) run to thousands of elements.
             bool isArray = field.IsArray, isStruct = field.IsStruct;
             int fixedSize = field.FixedSize == SchemaField.PointerSized ? state.PointerSize : field.FixedSize;
+            if (state.WholeArrays && isArray && fixedSize > 0 && map is null && count > 0)
+            {
+                // The elements that fit, in one visit; an array cut short by the payload's end is truncated.
+                long fit = Math.Min(count, (state.Payload.Length - state.Offset) / fixedSize);
+                int bytes = (int)fit * fixedSize;
+                if (fit > 0)
+                {
+                    var whole = new EventField(field, parent, -1, parentIndex, state.Payload.Slice(state.Offset, bytes), state.Offset, state.PointerSize, map, (int)fit);
+                    state.Offset += bytes;
+                    if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
+                    if (!visitor.Visit(whole)) return DecodeStatus.Stopped;
+                }
+                if (fit < count) return DecodeStatus.Truncated;
+                continue;
+            }
             for (int i = 0; i < count; i++)
             {
                 int element = isArray ? i : -1;
