@@ -8,8 +8,8 @@ namespace HiddenCost.Etl;
 
 /// <summary>
 /// Reads an .etl file on any OS: the trace header at open, then every event in global timestamp order
-/// (a k-way merge of the per-processor buffer streams), holding about two buffers per processor in memory: the
-/// one being read and the next, loading ahead on another core.
+/// (a k-way merge of the per-processor buffer streams), holding a few buffers per processor in memory: the one
+/// being read and up to two more loading ahead on another core.
 /// </summary>
 public sealed class EtlReader : IDisposable
 {
@@ -102,8 +102,8 @@ public sealed class EtlReader : IDisposable
     {
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
-        var loader = new BufferLoader(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
-        using var worker = ReadAhead && ReadAheadWorker.IsUseful(FileLength) ? new ReadAheadWorker(index.ByProcessor.Count) : null;
+        var loader = NewLoader();
+        using var worker = NewWorker(index);
         long count = 0;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
@@ -119,8 +119,13 @@ public sealed class EtlReader : IDisposable
     {
         Health = new TraceHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize);
-        return new Merger(_source, index, Health, Header, _decompressionLimit, ReadAhead, BufferBudgetBytes);
+        return new Merger(NewLoader(), NewWorker(index), index, Health, Header);
     }
+
+    private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
+
+    private ReadAheadWorker? NewWorker(BufferIndex index) =>
+        ReadAhead && ReadAheadWorker.IsUseful(FileLength) ? new ReadAheadWorker(index.ByProcessor.Count) : null;
 
     private static TraceHeader ReadTraceHeader(string path, ByteSource source)
     {

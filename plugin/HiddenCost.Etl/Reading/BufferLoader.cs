@@ -9,7 +9,8 @@ namespace HiddenCost.Etl.Reading;
 /// result applies <see cref="Counted"/>, <see cref="Flags"/>, <see cref="Compressed"/> and <see cref="Damage"/>
 /// to the trace's health in file order, exactly as if it had loaded the buffer itself.
 /// <see cref="Ahead"/> loads hold their bytes in the read-ahead part of the budget until
-/// <see cref="BufferLoader.Adopt"/> moves them; <see cref="Reserved"/> is the array size the load rented.
+/// <see cref="BufferLoader.Adopt"/> moves them; <see cref="Reserved"/> is the array size the load rented and
+/// <see cref="End"/> the data size it asked for (set even when the load then failed).
 /// </summary>
 internal readonly record struct LoadedBuffer(long Offset, byte[]? Data, int End, bool Counted, bool Compressed, BufferFlags Flags, string? Damage,
     bool Ahead = false, int Reserved = 0)
@@ -67,7 +68,7 @@ internal sealed class BufferLoader
             if (saved < BufferHeader.Size || saved > h.BufferSize) saved = h.BufferSize;
             var data = Rent((int)saved, ahead);
             if (data is null) return ahead ? LoadedBuffer.Defer(offset) : loaded with { Damage = MemoryBudgetReason((int)saved) };
-            loaded = loaded with { Reserved = data.Length };
+            loaded = loaded with { Reserved = data.Length, End = (int)saved };
             if (_source.Read(data.AsSpan(0, (int)saved), offset) < saved)
                 return Fail(data, loaded, "buffer could not be read in full (file shrank?)");
             return loaded with { Data = data, End = (int)saved };
@@ -77,7 +78,7 @@ internal sealed class BufferLoader
             return loaded with { Ahead = false, Damage = $"compressed buffer declares {saved} bytes of data (at most {_maxDataSize} possible)" };
         var output = Rent((int)saved, ahead);
         if (output is null) return ahead ? LoadedBuffer.Defer(offset) : loaded with { Damage = MemoryBudgetReason((int)saved) };
-        loaded = loaded with { Reserved = output.Length };
+        loaded = loaded with { Reserved = output.Length, End = (int)saved };
         raw.CopyTo(output);
         int compressedLength = (int)h.BufferSize - BufferHeader.Size;
         var input = ArrayPool<byte>.Shared.Rent(compressedLength);
@@ -110,7 +111,7 @@ internal sealed class BufferLoader
         if (!_budget.TryHold(loaded.Reserved, ahead: false))
         {
             if (loaded.Data is not null) Return(loaded.Data, ahead: true);
-            return loaded with { Data = null, End = 0, Ahead = false, Damage = MemoryBudgetReason(loaded.Reserved) };
+            return loaded with { Data = null, End = 0, Ahead = false, Damage = MemoryBudgetReason(loaded.End) }; // the size a load of its own names
         }
         if (loaded.Data is null) _budget.Release(loaded.Reserved, ahead: false); // damaged: a load of its own would have given it back at once
         else _budget.Release(loaded.Reserved, ahead: true);

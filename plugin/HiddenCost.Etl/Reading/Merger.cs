@@ -15,11 +15,11 @@ internal sealed class Merger : IDisposable
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
 
-    public Merger(ByteSource source, BufferIndex index, TraceHealth health, TraceHeader header, int decompressionLimit, bool readAhead, long budgetBytes)
+    /// <param name="worker">The pass's read-ahead thread (the merger disposes of it), or null.</param>
+    public Merger(BufferLoader loader, ReadAheadWorker? worker, BufferIndex index, TraceHealth health, TraceHeader header)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
-        var loader = new BufferLoader(source, decompressionLimit, new MemoryBudget(budgetBytes));
-        _worker = readAhead && ReadAheadWorker.IsUseful(source.Length) ? new ReadAheadWorker(index.ByProcessor.Count) : null;
+        _worker = worker;
         foreach (var (cpu, offsets) in index.ByProcessor)
         {
             var stream = new ProcessorStream(loader, cpu, offsets, health, _worker);

@@ -7,8 +7,8 @@ namespace HiddenCost.Etl.Reading;
 /// <summary>
 /// One processor's events in file order: takes its buffers one at a time (decompressed XPRESS buffers included),
 /// walks the 8-aligned records, and steps over damage with a health warning instead of failing. While it walks
-/// one buffer, the next ones load on the pass's read-ahead thread (when the machine has more than one core), so reading
-/// and decompressing overlap decoding.
+/// one buffer, the next ones load on the pass's read-ahead thread (when it has one), so reading and decompressing
+/// overlap decoding.
 /// </summary>
 internal sealed class ProcessorStream
 {
@@ -131,7 +131,7 @@ internal sealed class ProcessorStream
     }
 
     /// <summary>
-    /// Gives back the buffer held and the one loading ahead (at the end of the stream, or when the pass is
+    /// Gives back the buffer held and those loading ahead (at the end of the stream, or when the pass is
     /// abandoned), so only live processors count against the memory budget.
     /// </summary>
     public void Release()
