@@ -229,103 +229,94 @@ public sealed class NotifyBufferStorm
     private long ChurnFile(SyntheticThread thread, long t, string name, List<(int Action, string Name)> notifications)
     {
         var b = _b;
-        var path = DirectoryPath + @"\" + name;
-        var fileObject = b.PoolAddress();
-        var fileKey = b.PoolAddress();
-        var tid = (uint)thread.Tid;
-        var counts = Counts(thread.Process);
-        counts.Changed = true;
+        var f = Touch(thread, name);
+        f.Counts.Changed = true;
 
-        var irp = b.PoolAddress();
-        b.Emit(FileIoEvents.Create(b.On(thread, t), irp, fileObject, tid,
-            FileIoValues.CreateOptions(FileIoValues.DispositionCreate, FileIoValues.FileNonDirectoryFile | FileIoValues.FileSynchronousIoNonAlert), 0x80, 0x7, path));
-        b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 2), irp, FileIoValues.FileCreated, FileIoValues.StatusSuccess));
-        b.Emit(FileIoEvents.Name(b.On(thread, t + 4), FileIoEvents.FileCreateType, fileKey, path));
-        counts.Operations++;
-        counts.Creates++;
+        Open(f, t, FileIoValues.DispositionCreate, FileIoValues.FileNonDirectoryFile | FileIoValues.FileSynchronousIoNonAlert, 0x80, 0x7, FileIoValues.FileCreated);
+        f.Counts.Creates++;
         notifications.Add((1, name));
 
-        irp = b.PoolAddress();
-        b.Emit(FileIoEvents.ReadWrite(b.On(thread, t + 6), FileIoEvents.WriteType, 0, irp, fileObject, fileKey, tid, 4096));
+        var irp = b.PoolAddress();
+        b.Emit(FileIoEvents.ReadWrite(b.On(thread, t + 6), FileIoEvents.WriteType, 0, irp, f.FileObject, f.FileKey, f.Tid, 4096));
         b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 8), irp, 4096, FileIoValues.StatusSuccess));
-        counts.Operations++;
-        counts.Writes++;
+        f.Counts.Operations++;
+        f.Counts.Writes++;
         notifications.Add((3, name));
 
         irp = b.PoolAddress();
         var posix = (b.Random.NextUInt64() & 3) == 0;
         b.Emit(posix
-            ? FileIoEvents.Info(b.On(thread, t + 10), FileIoEvents.SetInfoType, irp, fileObject, fileKey, 0x3, tid, FileIoValues.FileDispositionInformationEx)
-            : FileIoEvents.Info(b.On(thread, t + 10), FileIoEvents.DeleteType, irp, fileObject, fileKey, 1, tid, FileIoValues.FileDispositionInformation));
+            ? FileIoEvents.Info(b.On(thread, t + 10), FileIoEvents.SetInfoType, irp, f.FileObject, f.FileKey, 0x3, f.Tid, FileIoValues.FileDispositionInformationEx)
+            : FileIoEvents.Info(b.On(thread, t + 10), FileIoEvents.DeleteType, irp, f.FileObject, f.FileKey, 1, f.Tid, FileIoValues.FileDispositionInformation));
         b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 12), irp, 0, FileIoValues.StatusSuccess));
-        counts.Operations++;
-        counts.Deletes++;
+        f.Counts.Operations++;
+        f.Counts.Deletes++;
 
-        foreach (var type in new[] { FileIoEvents.CleanupType, FileIoEvents.CloseType })
-        {
-            irp = b.PoolAddress();
-            b.Emit(FileIoEvents.SimpleOp(b.On(thread, t + 14), type, irp, fileObject, fileKey, tid));
-            b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 16), irp, 0, FileIoValues.StatusSuccess));
-            counts.Operations++;
-            t += 4;
-        }
+        CleanupAndClose(f, t + 14);
+        t += 8;
         notifications.Add((2, name));
-        b.Emit(FileIoEvents.Name(b.On(thread, t + 14), FileIoEvents.FileDeleteType, fileKey, path));
+        b.Emit(FileIoEvents.Name(b.On(thread, t + 14), FileIoEvents.FileDeleteType, f.FileKey, f.Path));
         return t + b.Ticks(50);
     }
 
     private void RenameFile(SyntheticThread thread, long t, string name, string newName)
     {
         var b = _b;
-        var path = DirectoryPath + @"\" + name;
-        var fileObject = b.PoolAddress();
-        var fileKey = b.PoolAddress();
-        var tid = (uint)thread.Tid;
-        var counts = Counts(thread.Process);
-        counts.Changed = true;
+        var f = Touch(thread, name);
+        f.Counts.Changed = true;
+        Open(f, t, FileIoValues.DispositionOpen, FileIoValues.FileNonDirectoryFile | FileIoValues.FileSynchronousIoNonAlert, 0, 0x7, FileIoValues.FileOpened);
         var irp = b.PoolAddress();
-        b.Emit(FileIoEvents.Create(b.On(thread, t), irp, fileObject, tid,
-            FileIoValues.CreateOptions(FileIoValues.DispositionOpen, FileIoValues.FileNonDirectoryFile | FileIoValues.FileSynchronousIoNonAlert), 0, 0x7, path));
-        b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 2), irp, FileIoValues.FileOpened, FileIoValues.StatusSuccess));
-        b.Emit(FileIoEvents.Name(b.On(thread, t + 4), FileIoEvents.FileCreateType, fileKey, path));
-        irp = b.PoolAddress();
-        b.Emit(FileIoEvents.Info(b.On(thread, t + 6), FileIoEvents.RenameType, irp, fileObject, fileKey, 0, tid, FileIoValues.FileRenameInformation));
+        b.Emit(FileIoEvents.Info(b.On(thread, t + 6), FileIoEvents.RenameType, irp, f.FileObject, f.FileKey, 0, f.Tid, FileIoValues.FileRenameInformation));
         b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 8), irp, 0, FileIoValues.StatusSuccess));
-        counts.Operations += 2;
-        counts.Renames++;
-        foreach (var type in new[] { FileIoEvents.CleanupType, FileIoEvents.CloseType })
-        {
-            irp = b.PoolAddress();
-            b.Emit(FileIoEvents.SimpleOp(b.On(thread, t + 10), type, irp, fileObject, fileKey, tid));
-            b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 12), irp, 0, FileIoValues.StatusSuccess));
-            counts.Operations++;
-            t += 4;
-        }
+        f.Counts.Operations++;
+        f.Counts.Renames++;
+        CleanupAndClose(f, t + 10);
     }
 
     private void ReadFile(SyntheticThread thread, long t, string name)
     {
         var b = _b;
-        var path = DirectoryPath + @"\" + name;
-        var fileObject = b.PoolAddress();
-        var fileKey = b.PoolAddress();
-        var tid = (uint)thread.Tid;
-        var counts = Counts(thread.Process);
+        var f = Touch(thread, name);
+        Open(f, t, FileIoValues.DispositionOpen, FileIoValues.FileNonDirectoryFile, 0, 0x3, FileIoValues.FileOpened);
         var irp = b.PoolAddress();
-        b.Emit(FileIoEvents.Create(b.On(thread, t), irp, fileObject, tid,
-            FileIoValues.CreateOptions(FileIoValues.DispositionOpen, FileIoValues.FileNonDirectoryFile), 0, 0x3, path));
-        b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 2), irp, FileIoValues.FileOpened, FileIoValues.StatusSuccess));
-        b.Emit(FileIoEvents.Name(b.On(thread, t + 4), FileIoEvents.FileCreateType, fileKey, path));
-        irp = b.PoolAddress();
-        b.Emit(FileIoEvents.ReadWrite(b.On(thread, t + 6), FileIoEvents.ReadType, 0, irp, fileObject, fileKey, tid, 8192));
+        b.Emit(FileIoEvents.ReadWrite(b.On(thread, t + 6), FileIoEvents.ReadType, 0, irp, f.FileObject, f.FileKey, f.Tid, 8192));
         b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 8), irp, 8192, FileIoValues.StatusSuccess));
-        counts.Operations += 2;
+        f.Counts.Operations++;
+        CleanupAndClose(f, t + 10);
+    }
+
+    /// <summary>A file a thread works on under the watched directory: its file object and key, and its process's counts.</summary>
+    private readonly record struct TouchedFile(SyntheticThread Thread, string Path, ulong FileObject, ulong FileKey, uint Tid, VictimCounts Counts);
+
+    private TouchedFile Touch(SyntheticThread thread, string name)
+    {
+        var path = DirectoryPath + @"\" + name;
+        var fileObject = _b.PoolAddress();
+        var fileKey = _b.PoolAddress();
+        return new TouchedFile(thread, path, fileObject, fileKey, (uint)thread.Tid, Counts(thread.Process));
+    }
+
+    /// <summary>Create at <paramref name="t"/>, its completion, and the FileCreate name rundown: one operation.</summary>
+    private void Open(in TouchedFile f, long t, uint disposition, uint options, uint attributes, uint share, ulong information)
+    {
+        var b = _b;
+        var irp = b.PoolAddress();
+        b.Emit(FileIoEvents.Create(b.On(f.Thread, t), irp, f.FileObject, f.Tid, FileIoValues.CreateOptions(disposition, options), attributes, share, f.Path));
+        b.Emit(FileIoEvents.OperationEnd(b.On(f.Thread, t + 2), irp, information, FileIoValues.StatusSuccess));
+        b.Emit(FileIoEvents.Name(b.On(f.Thread, t + 4), FileIoEvents.FileCreateType, f.FileKey, f.Path));
+        f.Counts.Operations++;
+    }
+
+    /// <summary>Cleanup at <paramref name="t"/> and close 4 ticks later, each with its completion 2 ticks after it.</summary>
+    private void CleanupAndClose(in TouchedFile f, long t)
+    {
+        var b = _b;
         foreach (var type in new[] { FileIoEvents.CleanupType, FileIoEvents.CloseType })
         {
-            irp = b.PoolAddress();
-            b.Emit(FileIoEvents.SimpleOp(b.On(thread, t + 10), type, irp, fileObject, fileKey, tid));
-            b.Emit(FileIoEvents.OperationEnd(b.On(thread, t + 12), irp, 0, FileIoValues.StatusSuccess));
-            counts.Operations++;
+            var irp = b.PoolAddress();
+            b.Emit(FileIoEvents.SimpleOp(b.On(f.Thread, t), type, irp, f.FileObject, f.FileKey, f.Tid));
+            b.Emit(FileIoEvents.OperationEnd(b.On(f.Thread, t + 2), irp, 0, FileIoValues.StatusSuccess));
+            f.Counts.Operations++;
             t += 4;
         }
     }
