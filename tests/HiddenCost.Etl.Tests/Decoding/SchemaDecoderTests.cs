@@ -49,6 +49,68 @@ public sealed class SchemaDecoderTests
     }
 
     [TestMethod]
+    public void A_count_field_inside_a_struct_still_sizes_the_array_after_it()
+    {
+        // Only fields that size another are kept while decoding: a count met before its array must still be.
+        var count = new SchemaField("Count", 1, FieldInType.UInt16, 0);
+        var items = new SchemaField("Items", 2, FieldInType.UInt32, 0) { CountKind = FieldCountKind.FromField, CountFieldIndex = 1 };
+        var header = new SchemaField("Header", 0, FieldInType.Struct, 0) { Members = [count] };
+        var schema = new EventSchema(SchemaSource.EmbeddedManifest, Guid.Empty, "P", "E", [header, items], 3);
+        var payload = new PayloadBuilder().U16(2).U32(7).U32(9).U32(11).ToArray();
+        var fields = FieldCollector.Collect(schema, payload, 8, null, out var status);
+        Assert.AreEqual(DecodeStatus.Complete, status);
+        CollectionAssert.AreEqual(new[] { "Count", "Items", "Items" }, fields.Select(f => f.Name).ToArray());
+        CollectionAssert.AreEqual(new[] { "2", "7", "9" }, fields.Select(f => f.Text).ToArray());
+    }
+
+    [TestMethod]
+    [Timeout(10_000)]
+    public void A_schema_whose_structs_share_members_is_built_in_linear_time_synthetic()
+    {
+        // Eight levels of structs, each level's 40 structs all holding the same 40 structs of the level below:
+        // 40^8 paths, 321 fields. Anything that walked every path would not finish.
+        var level = Enumerable.Range(0, 40).Select(i => new SchemaField($"Leaf{i}", i, FieldInType.UInt8, 0)).ToArray();
+        int index = level.Length;
+        for (int depth = 0; depth < 8; depth++)
+        {
+            var members = level;
+            level = Enumerable.Range(0, 40).Select(i => new SchemaField($"S{depth}_{i}", index++, FieldInType.Struct, 0) { Members = members }).ToArray();
+        }
+        var schema = new EventSchema(SchemaSource.EmbeddedManifest, Guid.Empty, "P", "E", [level[0]], index);
+        Assert.AreEqual(1, schema.Fields.Count);
+        // Decoding it is bounded by the decoder's visit limit, not by the number of paths.
+        var visitor = new Counter();
+        var status = SchemaDecoder.Decode(schema, new byte[64], 8, ref visitor);
+        Assert.AreEqual(DecodeStatus.Truncated, status);
+        Assert.AreEqual(64, visitor.Count);
+    }
+
+    private struct Counter : IEventFieldVisitor
+    {
+        public int Count;
+
+        public bool Visit(in EventField field)
+        {
+            Count++;
+            return true;
+        }
+    }
+
+    [TestMethod]
+    public void A_schema_added_after_a_lookup_missed_it_is_found()
+    {
+        var catalog = new HiddenCost.Etl.Decoding.Manifest.SchemaCatalog();
+        var provider = new Guid("0d1c8f3e-5a57-4f5b-9d2e-3c1a2b4c5d6e");
+        Assert.IsFalse(catalog.TryGetSchema(provider, 5, 1, out _));
+        var schema = new EventSchema(SchemaSource.EmbeddedManifest, provider, "P", "E", [Size], 1) { EventId = 5, Version = 1 };
+        catalog.Add(schema);
+        Assert.IsTrue(catalog.TryGetSchema(provider, 5, 1, out var found));
+        Assert.AreSame(schema, found);
+        Assert.IsFalse(catalog.TryGetSchema(provider, 5, 2, out _));
+        Assert.IsFalse(catalog.TryGetSchema(Guid.Empty, 5, 1, out _));
+    }
+
+    [TestMethod]
     public void Bit_maps_name_each_set_bit()
     {
         var map = new ValueMap("Flags", true, [(0x1u, "Read"), (0x2u, "Write"), (0x8u, "Delete")]);

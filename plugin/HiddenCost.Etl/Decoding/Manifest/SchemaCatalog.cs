@@ -19,6 +19,13 @@ public sealed class SchemaCatalog : IValueMapSource
     private readonly Dictionary<(Guid Provider, string Name), ValueMap> _maps = new();
     private readonly List<string> _errors = new();
 
+    // Most events of a trace come from a handful of (provider, id, version) triples and name a handful of value
+    // maps; these small direct-mapped caches answer them without hashing a GUID and a tuple (or a string) for
+    // every event. Any schema or map learned clears them.
+    private const int CacheSize = 32;
+    private readonly SchemaCacheEntry[] _schemaCache = new SchemaCacheEntry[CacheSize];
+    private readonly MapCacheEntry[] _mapCache = new MapCacheEntry[CacheSize];
+
     /// <summary>MetaData EventInfo events seen.</summary>
     public int EventInfoEvents { get; private set; }
 
@@ -48,30 +55,54 @@ public sealed class SchemaCatalog : IValueMapSource
             EventMapInfoEvents++;
             var map = EventMapInfoParser.Parse(e.Payload, out var error);
             if (map is null) Error(e, error);
-            else if (_maps.Count < MaxSchemas) _maps[(map.Value.ProviderId, map.Value.Map.Name)] = map.Value.Map;
+            else if (_maps.Count < MaxSchemas)
+            {
+                _maps[(map.Value.ProviderId, map.Value.Map.Name)] = map.Value.Map;
+                ForgetLookups();
+            }
             return true;
         }
         return false;
     }
 
     /// <summary>Adds a schema for manifest events (provider, id, version) unless an embedded one is known.</summary>
-    public void Add(EventSchema schema) => _manifest.TryAdd((schema.ProviderId, schema.EventId, schema.Version), schema);
+    public void Add(EventSchema schema)
+    {
+        if (_manifest.TryAdd((schema.ProviderId, schema.EventId, schema.Version), schema)) ForgetLookups();
+    }
 
     /// <summary>The schema of a manifest event (provider + id + version) or of a classic event (event GUID + opcode + version).</summary>
     public bool TryGetSchema(in EtwEvent e, out EventSchema schema)
     {
-        if (e.Kind == RecordHeaderKind.EventHeader)
-            return _manifest.TryGetValue((e.ProviderId, e.EventId, e.Version), out schema!);
+        if (e.Kind == RecordHeaderKind.EventHeader) return TryGetSchema(e.ProviderId, e.EventId, e.Version, out schema);
         if (e.Kind is RecordHeaderKind.Classic or RecordHeaderKind.Instance)
             return _classic.TryGetValue((e.ProviderId, e.Opcode, e.Version), out schema!);
         schema = null!;
         return false;
     }
 
-    public bool TryGetSchema(Guid providerId, ushort eventId, byte version, out EventSchema schema) =>
-        _manifest.TryGetValue((providerId, eventId, version), out schema!);
+    public bool TryGetSchema(Guid providerId, ushort eventId, byte version, out EventSchema schema)
+    {
+        ref var cached = ref _schemaCache[(eventId ^ (version << 5) ^ providerId.GetHashCode()) & (CacheSize - 1)];
+        if (cached.Filled && cached.EventId == eventId && cached.Version == version && cached.ProviderId == providerId)
+        {
+            schema = cached.Schema!;
+            return schema is not null;
+        }
+        bool found = _manifest.TryGetValue((providerId, eventId, version), out schema!);
+        cached = new SchemaCacheEntry(true, providerId, eventId, version, found ? schema : null);
+        return found;
+    }
 
-    public ValueMap? FindMap(Guid providerId, string mapName) => _maps.TryGetValue((providerId, mapName), out var map) ? map : null;
+    public ValueMap? FindMap(Guid providerId, string mapName)
+    {
+        // Map names come from the schema's fields, so the same string object asks again and again.
+        ref var cached = ref _mapCache[(System.Runtime.CompilerServices.RuntimeHelpers.GetHashCode(mapName) ^ providerId.GetHashCode()) & (CacheSize - 1)];
+        if (cached.Filled && ReferenceEquals(cached.Name, mapName) && cached.ProviderId == providerId) return cached.Map;
+        var map = _maps.TryGetValue((providerId, mapName), out var found) ? found : null;
+        cached = new MapCacheEntry(true, providerId, mapName, map);
+        return map;
+    }
 
     private void AddInfo(EventInfo info)
     {
@@ -79,7 +110,18 @@ public sealed class SchemaCatalog : IValueMapSource
         var s = info.Schema;
         if (info.DecodingSource == DecodingSource.Wbem) _classic[(info.EventGuid, s.Opcode, s.Version)] = s;
         else _manifest[(s.ProviderId, s.EventId, s.Version)] = s;
+        ForgetLookups();
     }
+
+    private void ForgetLookups()
+    {
+        Array.Clear(_schemaCache);
+        Array.Clear(_mapCache);
+    }
+
+    private readonly record struct SchemaCacheEntry(bool Filled, Guid ProviderId, ushort EventId, byte Version, EventSchema? Schema);
+
+    private readonly record struct MapCacheEntry(bool Filled, Guid ProviderId, string? Name, ValueMap? Map);
 
     private void Error(in EtwEvent e, string? error)
     {

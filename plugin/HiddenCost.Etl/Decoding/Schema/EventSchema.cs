@@ -74,7 +74,14 @@ public sealed class SchemaField
     public string? MapName { get; init; }
 
     /// <summary>Members of a struct field (empty otherwise).</summary>
-    public IReadOnlyList<SchemaField> Members { get; init; } = Array.Empty<SchemaField>();
+    public IReadOnlyList<SchemaField> Members
+    {
+        get => MemberArray;
+        init => MemberArray = value as SchemaField[] ?? value.ToArray();
+    }
+
+    /// <summary><see cref="Members"/> as an array: the decoder walks it for every event, without interface calls.</summary>
+    internal SchemaField[] MemberArray { get; private init; } = Array.Empty<SchemaField>();
 
     public bool IsStruct => Members.Count > 0 || InType == FieldInType.Struct;
     public bool IsArray => CountKind != FieldCountKind.Single;
@@ -103,9 +110,14 @@ public sealed class EventSchema
         ProviderId = providerId;
         ProviderName = providerName;
         EventName = eventName;
-        Fields = fields;
+        FieldArray = fields as SchemaField[] ?? fields.ToArray();
         FlatFieldCount = flatFieldCount;
+        _referenced = new bool[Math.Max(flatFieldCount, 0)];
+        MarkReferenced(FieldArray, new HashSet<SchemaField>(ReferenceEqualityComparer.Instance));
     }
+
+    // Which fields give another field its count or length: only their values need keeping while decoding.
+    private readonly bool[] _referenced;
 
     public SchemaSource Source { get; }
     public Guid ProviderId { get; }
@@ -122,7 +134,12 @@ public sealed class EventSchema
     public string OpcodeName { get; init; } = "";
 
     /// <summary>Top-level fields in payload order.</summary>
-    public IReadOnlyList<SchemaField> Fields { get; }
+    public IReadOnlyList<SchemaField> Fields => FieldArray;
+
+    internal SchemaField[] FieldArray { get; }
+
+    /// <summary>Whether the field at flat index <paramref name="index"/> is another field's count or length.</summary>
+    internal bool IsReferenced(int index) => (uint)index < (uint)_referenced.Length && _referenced[index];
 
     /// <summary>Number of fields including struct members (the size of the field index space).</summary>
     public int FlatFieldCount { get; }
@@ -130,4 +147,17 @@ public sealed class EventSchema
     public bool IsTraceLogging => Source == SchemaSource.TraceLogging;
 
     public override string ToString() => $"{ProviderName}/{EventName} ({Fields.Count} fields)";
+
+    // Each field once: embedded schemas may share struct members between structs, and walking every path
+    // through such a schema could take exponential time.
+    private void MarkReferenced(SchemaField[] fields, HashSet<SchemaField> seen)
+    {
+        foreach (var field in fields)
+        {
+            if (!seen.Add(field)) continue;
+            if (field.CountKind == FieldCountKind.FromField && (uint)field.CountFieldIndex < (uint)_referenced.Length) _referenced[field.CountFieldIndex] = true;
+            if (field.LengthKind == FieldLengthKind.FromField && (uint)field.LengthFieldIndex < (uint)_referenced.Length) _referenced[field.LengthFieldIndex] = true;
+            MarkReferenced(field.MemberArray, seen);
+        }
+    }
 }

@@ -44,14 +44,16 @@ public static class SchemaDecoder
         where TVisitor : IEventFieldVisitor
     {
         long[]? rented = null;
-        Span<long> values = schema.FlatFieldCount <= 128
+        int flat = Math.Max(schema.FlatFieldCount, 0);
+        Span<long> values = flat <= 128
             ? stackalloc long[128]
-            : (rented = ArrayPool<long>.Shared.Rent(schema.FlatFieldCount));
+            : (rented = ArrayPool<long>.Shared.Rent(flat));
+        values = values[..flat];
         values.Clear();
         var state = new State(schema, payload, pointerSize, maps, wholeArrays);
         try
         {
-            return DecodeFields(schema.Fields, null, -1, ref state, values, ref visitor, 0);
+            return DecodeFields(schema.FieldArray, null, -1, ref state, values, ref visitor, 0);
         }
         finally
         {
@@ -90,11 +92,11 @@ public static class SchemaDecoder
         }
     }
 
-    private static DecodeStatus DecodeFields<TVisitor>(IReadOnlyList<SchemaField> fields, SchemaField? parent, int parentIndex,
+    private static DecodeStatus DecodeFields<TVisitor>(SchemaField[] fields, SchemaField? parent, int parentIndex,
         ref State state, scoped Span<long> values, ref TVisitor visitor, int depth) where TVisitor : IEventFieldVisitor
     {
         if (depth > MaxDepth) return DecodeStatus.Invalid;
-        for (int f = 0; f < fields.Count; f++)
+        for (int f = 0; f < fields.Length; f++)
         {
             var field = fields[f];
             long count;
@@ -136,7 +138,7 @@ public static class SchemaDecoder
                 {
                     // Struct elements count as visits too: nested arrays of empty structs must not loop for ever.
                     if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
-                    var status = DecodeFields(field.Members, field, element, ref state, values, ref visitor, depth + 1);
+                    var status = DecodeFields(field.MemberArray, field, element, ref state, values, ref visitor, depth + 1);
                     if (status != DecodeStatus.Complete) return status;
                     continue;
                 }
@@ -152,7 +154,8 @@ public static class SchemaDecoder
                 var raw = rest.Slice(valueStart, valueLength);
                 var view = new EventField(field, parent, element, parentIndex, raw, state.Offset + valueStart, state.PointerSize, map);
                 state.Offset += consumed;
-                if (!isArray && (uint)field.Index < (uint)values.Length && view.TryGetInt64(out long number)) values[field.Index] = number;
+                if (!isArray && state.Schema.IsReferenced(field.Index) && (uint)field.Index < (uint)values.Length && view.TryGetInt64(out long number))
+                    values[field.Index] = number;
                 if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
                 if (!visitor.Visit(view)) return DecodeStatus.Stopped;
             }
