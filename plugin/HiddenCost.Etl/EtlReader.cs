@@ -103,11 +103,15 @@ public sealed class EtlReader : IDisposable
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
         var loader = NewLoader();
-        using var worker = NewWorker(index);
+        var processors = index.ByProcessor.Keys.ToArray();
+        var streams = processors.Select(p => (IReadOnlyList<long>)index.ByProcessor[p]).ToArray();
+        using var worker = UseReadAhead && streams.Length > 0
+            ? new ReadAheadWorker(loader, streams, ReadAheadWorker.StreamByStreamOrder(streams), Header.BufferSize)
+            : null;
         long count = 0;
-        foreach (var (cpu, offsets) in index.ByProcessor)
+        for (int s = 0; s < streams.Length; s++)
         {
-            var stream = new ProcessorStream(loader, cpu, offsets, health, worker);
+            var stream = new ProcessorStream(loader, processors[s], streams[s], health, worker, s);
             while (stream.MoveNext()) count++;
         }
         return count;
@@ -119,13 +123,12 @@ public sealed class EtlReader : IDisposable
     {
         Health = new TraceHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize);
-        return new Merger(NewLoader(), NewWorker(index), index, Health, Header);
+        return new Merger(NewLoader(), UseReadAhead, index, Health, Header);
     }
 
     private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
 
-    private ReadAheadWorker? NewWorker(BufferIndex index) =>
-        ReadAhead && ReadAheadWorker.IsUseful(FileLength) ? new ReadAheadWorker(index.ByProcessor.Count) : null;
+    private bool UseReadAhead => ReadAhead && ReadAheadWorker.IsUseful(FileLength);
 
     private static TraceHeader ReadTraceHeader(string path, ByteSource source)
     {

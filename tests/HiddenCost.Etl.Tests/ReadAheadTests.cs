@@ -99,15 +99,62 @@ public sealed class ReadAheadTests
         Assert.AreEqual(full, Fingerprint.Of(reader));
     }
 
+    /// <summary>
+    /// A reader that stops to think (here: twice for 250 ms) lets the read-ahead thread run out of room and end
+    /// after its idle time; the next buffers taken start it again, and the pass is still exactly the same.
+    /// </summary>
+    [TestMethod]
+    [Timeout(60_000)]
+    public void A_pass_paused_longer_than_the_read_ahead_threads_idle_time_is_unchanged()
+    {
+        using var reader = EtlReader.Open(Samples.PathOf(Samples.NetX64));
+        reader.ReadAhead = false;
+        var alone = Fingerprint.Of(reader);
+        reader.ReadAhead = true;
+        var paused = Fingerprint.Of(reader, pauseAt: [1_000, 90_000]);
+        Assert.AreEqual(alone, paused);
+    }
+
+    /// <summary>
+    /// The merge's read-ahead order: every buffer once, each processor's buffers in file order, every processor's
+    /// first buffer at the start, and each later buffer right after its predecessor's place in the file.
+    /// </summary>
+    [TestMethod]
+    [DataRow(Samples.NetX64)]
+    [DataRow(Samples.TraceLoggingTester)]
+    public void The_merge_reads_ahead_each_processors_next_buffer_where_its_previous_one_ends_in_the_file(string sample)
+    {
+        var bytes = Samples.Bytes(sample);
+        using var source = Reading.ByteSource.FromMemory(bytes);
+        var index = Reading.BufferIndex.Build(source, new Reading.TraceHealth());
+        var processors = index.ByProcessor.Keys.ToArray();
+        var order = Reading.ReadAheadWorker.MergeOrder(index, processors);
+
+        Assert.AreEqual(index.ProcessorInFileOrder.Count, order.Length);
+        Assert.AreEqual(order.Length, order.Distinct().Count());
+        CollectionAssert.AreEqual(Enumerable.Range(0, processors.Length).ToArray(), order.Take(processors.Length).Select(o => o.Stream).ToArray());
+        Assert.IsTrue(order.Take(processors.Length).All(o => o.Buffer == 0));
+        var fileOrder = index.ProcessorInFileOrder.Select(p => Array.IndexOf(processors, p)).ToArray();
+        int k = processors.Length;
+        var passed = new int[processors.Length];
+        foreach (var stream in fileOrder)
+        {
+            int next = ++passed[stream];
+            if (next < index.ByProcessor[processors[stream]].Count) Assert.AreEqual((stream, next), order[k++]);
+        }
+        Assert.AreEqual(order.Length, k);
+    }
+
     private readonly record struct Fingerprint(long Events, ulong Hash, long Buffers, long CompressedBuffers, long DamagedBuffers, long Warnings)
     {
         /// <summary>A hash of every event's time, processor, identity and bytes, in delivery order.</summary>
-        public static Fingerprint Of(EtlReader reader)
+        public static Fingerprint Of(EtlReader reader, long[]? pauseAt = null)
         {
             long events = 0;
             ulong hash = 14695981039346656037;
             foreach (var e in reader.ReadEvents())
             {
+                if (pauseAt is not null && Array.IndexOf(pauseAt, events) >= 0) Thread.Sleep(250);
                 events++;
                 hash = Mix(hash, (ulong)e.TimeNs);
                 hash = Mix(hash, (ulong)(uint)e.Cpu | (ulong)(uint)e.ThreadId << 16 | (ulong)e.EventId << 48);

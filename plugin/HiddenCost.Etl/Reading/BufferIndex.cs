@@ -10,8 +10,12 @@ namespace HiddenCost.Etl.Reading;
 internal sealed class BufferIndex
 {
     private readonly SortedDictionary<int, List<long>> _byProcessor = new();
+    private readonly List<int> _processorInFileOrder = new();
 
     public IReadOnlyDictionary<int, List<long>> ByProcessor => _byProcessor;
+
+    /// <summary>The processor of each buffer, in file order (the order ETW flushed them).</summary>
+    public IReadOnlyList<int> ProcessorInFileOrder => _processorInFileOrder;
 
     /// <param name="sessionBufferSize">
     /// The trace header's buffer size (0 before it is known). Uncompressed buffers after the first all have
@@ -53,6 +57,7 @@ internal sealed class BufferIndex
             if (!index._byProcessor.TryGetValue(h.Processor, out var list))
                 index._byProcessor[h.Processor] = list = new List<long>();
             list.Add(offset);
+            index._processorInFileOrder.Add(h.Processor);
             offset += h.BufferSize;
         }
         return index;

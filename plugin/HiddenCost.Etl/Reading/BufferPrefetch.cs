@@ -3,9 +3,8 @@ using System.Runtime.ExceptionServices;
 namespace HiddenCost.Etl.Reading;
 
 /// <summary>
-/// One buffer load asked for ahead of need, which the pass's <see cref="ReadAheadWorker"/> runs while the stream
-/// decodes the buffer before it. Whoever gets to it first runs it: when the stream needs the buffer before the
-/// worker has started it, the stream loads it itself, so nothing ever waits in a queue.
+/// One buffer load claimed by the pass's <see cref="ReadAheadWorker"/>, which runs it while the stream decodes the
+/// buffers before it. Should the stream need the buffer before the load has started, the stream runs it itself.
 /// </summary>
 internal sealed class BufferPrefetch
 {
@@ -18,17 +17,10 @@ internal sealed class BufferPrefetch
     private LoadedBuffer _result;
     private ExceptionDispatchInfo? _failure;
 
-    private BufferPrefetch(BufferLoader loader, long offset)
+    public BufferPrefetch(BufferLoader loader, long offset)
     {
         _loader = loader;
         _offset = offset;
-    }
-
-    public static BufferPrefetch Start(BufferLoader loader, long offset, ReadAheadWorker worker)
-    {
-        var prefetch = new BufferPrefetch(loader, offset);
-        worker.Enqueue(prefetch);
-        return prefetch;
     }
 
     /// <summary>Runs the load on the worker's thread, unless the stream got to it first.</summary>

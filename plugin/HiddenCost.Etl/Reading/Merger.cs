@@ -15,14 +15,20 @@ internal sealed class Merger : IDisposable
     private readonly ClockConverter _clock;
     private ProcessorStream? _current;
 
-    /// <param name="worker">The pass's read-ahead thread (the merger disposes of it), or null.</param>
-    public Merger(BufferLoader loader, ReadAheadWorker? worker, BufferIndex index, TraceHealth health, TraceHeader header)
+    /// <param name="readAhead">Whether to load buffers ahead of need on a thread of the merger's own.</param>
+    public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
-        _worker = worker;
-        foreach (var (cpu, offsets) in index.ByProcessor)
+        var processors = index.ByProcessor.Keys.ToArray();
+        if (readAhead && processors.Length > 0)
         {
-            var stream = new ProcessorStream(loader, cpu, offsets, health, _worker);
+            var offsets = processors.Select(p => (IReadOnlyList<long>)index.ByProcessor[p]).ToArray();
+            _worker = new ReadAheadWorker(loader, offsets, ReadAheadWorker.MergeOrder(index, processors), header.BufferSize);
+        }
+        for (int s = 0; s < processors.Length; s++)
+        {
+            int cpu = processors[s];
+            var stream = new ProcessorStream(loader, cpu, index.ByProcessor[cpu], health, _worker, s);
             _streams.Add(stream);
             if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
         }

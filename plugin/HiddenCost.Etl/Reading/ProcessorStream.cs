@@ -7,21 +7,18 @@ namespace HiddenCost.Etl.Reading;
 /// <summary>
 /// One processor's events in file order: takes its buffers one at a time (decompressed XPRESS buffers included),
 /// walks the 8-aligned records, and steps over damage with a health warning instead of failing. While it walks
-/// one buffer, the next ones load on the pass's read-ahead thread (when it has one), so reading and decompressing
-/// overlap decoding.
+/// one buffer, the pass's read-ahead thread (when it has one) loads the buffers needed next, so reading and
+/// decompressing overlap decoding.
 /// </summary>
 internal sealed class ProcessorStream
 {
     private const int MaxInversionWarnings = 10;
 
-    /// <summary>Buffers loading ahead of the one being walked: enough to keep another core busy between takes.</summary>
-    private const int ReadAhead = 2;
-
     private readonly BufferLoader _loader;
     private readonly IReadOnlyList<long> _offsets;
     private readonly TraceHealth _health;
     private readonly ReadAheadWorker? _worker;
-    private readonly Queue<BufferPrefetch> _ahead = new(ReadAhead);
+    private readonly int _stream;
     private byte[] _data = Array.Empty<byte>();
     private int _nextBuffer;
     private int _end;
@@ -30,13 +27,15 @@ internal sealed class ProcessorStream
     private long _lastTimestamp = long.MinValue;
 
     /// <param name="worker">The pass's read-ahead thread, or null to load every buffer on the calling thread.</param>
-    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker)
+    /// <param name="stream">This stream's number with <paramref name="worker"/>.</param>
+    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null, int stream = -1)
     {
         _loader = loader;
         Processor = processor;
         _offsets = offsets;
         _health = health;
         _worker = worker;
+        _stream = stream;
     }
 
     public int Processor { get; }
@@ -87,20 +86,13 @@ internal sealed class ProcessorStream
     {
         while (true)
         {
-            LoadedBuffer loaded;
-            if (_ahead.TryDequeue(out var ahead))
-            {
-                loaded = ahead.Take();
-                loaded = loaded.Deferred ? _loader.Load(loaded.Offset) : _loader.Adopt(loaded);
-            }
-            else if (_nextBuffer < _offsets.Count) loaded = _loader.Load(_offsets[_nextBuffer++]);
-            else
+            if (_nextBuffer >= _offsets.Count)
             {
                 Release();
                 return false;
             }
-            while (_worker is not null && _ahead.Count < ReadAhead && _nextBuffer < _offsets.Count)
-                _ahead.Enqueue(BufferPrefetch.Start(_loader, _offsets[_nextBuffer++], _worker));
+            int buffer = _nextBuffer++;
+            var loaded = _worker is null ? _loader.Load(_offsets[buffer]) : _worker.Take(_stream, buffer);
             if (Take(loaded)) return true;
         }
     }
@@ -137,7 +129,7 @@ internal sealed class ProcessorStream
     public void Release()
     {
         _end = 0;
-        while (_ahead.TryDequeue(out var ahead)) ahead.Abandon();
+        _worker?.Release(_stream, _nextBuffer);
         ReturnData();
     }
 

@@ -1,30 +1,47 @@
 namespace HiddenCost.Etl.Reading;
 
 /// <summary>
-/// The thread that runs one pass's loads ahead of need, in the order the streams asked for them. A thread of its
-/// own rather than the thread pool: pool threads spin while they look for work, and that spinning cost about as
-/// much CPU as the loads themselves — a reader that burnt CPU while idle would be a poor tool for finding
-/// spin-waits. This one blocks without spinning, starts on the first request, and ends after a short idle time
-/// or when the pass is disposed, so an abandoned pass leaves no thread behind.
+/// Loads one pass's buffers ahead of need on a thread of its own, in the order the pass will need them, while the
+/// streams decode the buffers before them. Whoever gets to a buffer first loads it: a stream that needs a buffer
+/// the thread has not reached loads it itself, so no one waits in a queue, and a stream waits only for a load the
+/// thread is running at that moment.
+/// <para>
+/// The thread runs up to <see cref="MaxAhead"/> loads ahead and then sleeps until the streams have taken half of
+/// them: on virtual machines waking a thread costs tens of microseconds, so it is woken once per several buffers,
+/// not once per buffer. It blocks without spinning (a reader that burnt CPU while idle would be a poor tool for
+/// finding spin-waits), and it ends when its work is done, when the pass is disposed, or after a short idle time
+/// (a pass paused or abandoned leaves no thread behind; the next take starts it again).
+/// </para>
 /// </summary>
 internal sealed class ReadAheadWorker : IDisposable
 {
     private const int IdleMilliseconds = 100;
+    private const long MaxAheadBytes = 8L * 1024 * 1024;
 
-    private readonly Queue<BufferPrefetch> _queue = new();
+    private readonly BufferLoader _loader;
+    private readonly IReadOnlyList<long>[] _offsets;
+    private readonly BufferPrefetch?[][] _slots; // null: nobody has it yet; _taken: its stream has it
+    private readonly BufferPrefetch _taken;
+    private readonly (int Stream, int Buffer)[] _order;
     private readonly object _gate = new();
-    private readonly int _wakeBatch;
+    private int _position;
+    private int _ahead; // loads the thread has claimed that no stream has taken yet
     private bool _running;
     private bool _waiting;
     private bool _disposed;
 
-    /// <param name="streams">How many processor streams ask for loads (each keeps up to two in flight).</param>
-    public ReadAheadWorker(int streams)
+    /// <param name="streams">Each stream's buffer offsets; streams are numbered by their position here.</param>
+    /// <param name="order">Which buffer of which stream to load next, in the order the pass will need them.</param>
+    /// <param name="bufferSize">The session's buffer size: how many loads fit in the read-ahead allowance.</param>
+    public ReadAheadWorker(BufferLoader loader, IReadOnlyList<long>[] streams, (int Stream, int Buffer)[] order, long bufferSize)
     {
-        // Waking a sleeping thread costs a system call on each side (and more on a virtual machine); an idle worker
-        // is woken for a few loads at once instead of for each. A load it has not started by the time the stream
-        // needs it is run by the stream itself, so batching delays nothing.
-        _wakeBatch = Math.Clamp(streams / 2, 1, 4);
+        _loader = loader;
+        _offsets = streams;
+        _slots = streams.Select(s => new BufferPrefetch?[s.Count]).ToArray();
+        _taken = new BufferPrefetch(loader, -1);
+        _order = order;
+        MaxAhead = (int)Math.Clamp(MaxAheadBytes / Math.Max(bufferSize, 1), 4, 64);
+        lock (_gate) StartThread(); // the first buffers of every stream load while the streams open
     }
 
     /// <summary>Files smaller than this read on one thread: starting the thread would cost more than it saves.</summary>
@@ -33,20 +50,68 @@ internal sealed class ReadAheadWorker : IDisposable
     /// <summary>Whether reading ahead can pay here: it needs a second core, and a file worth starting a thread for.</summary>
     public static bool IsUseful(long fileBytes) => Environment.ProcessorCount > 1 && fileBytes >= MinFileBytes;
 
-    public void Enqueue(BufferPrefetch load)
+    /// <summary>How many loads the thread runs ahead of the streams at most.</summary>
+    public int MaxAhead { get; }
+
+    /// <summary>
+    /// The order a merge needs buffers in: every processor's first buffer, then each processor's next buffer at
+    /// the point in the file where its previous one ends (buffers are written as they fill, so the file is in
+    /// flush order, and a processor's next buffer is needed once the merge has passed its previous one's end).
+    /// </summary>
+    public static (int Stream, int Buffer)[] MergeOrder(BufferIndex index, IReadOnlyList<int> processors)
     {
-        lock (_gate)
+        var streamOf = new Dictionary<int, int>(processors.Count);
+        for (int s = 0; s < processors.Count; s++) streamOf[processors[s]] = s;
+        var counts = processors.Select(p => index.ByProcessor[p].Count).ToArray();
+        var order = new (int, int)[counts.Sum()];
+        int k = 0;
+        for (int s = 0; s < counts.Length; s++) order[k++] = (s, 0);
+        var passed = new int[counts.Length];
+        foreach (var processor in index.ProcessorInFileOrder)
         {
-            if (_disposed) return; // the stream loads it itself when it needs it
-            _queue.Enqueue(load);
-            if (_running)
-            {
-                if (_waiting && _queue.Count >= _wakeBatch) Monitor.Pulse(_gate);
-                return;
-            }
-            _running = true;
+            int s = streamOf[processor], next = ++passed[s];
+            if (next < counts[s]) order[k++] = (s, next);
         }
-        new Thread(Run) { IsBackground = true, Name = "HiddenCost ETL read-ahead" }.Start();
+        return order;
+    }
+
+    /// <summary>The order of a pass that reads each stream to its end before the next.</summary>
+    public static (int Stream, int Buffer)[] StreamByStreamOrder(IReadOnlyList<long>[] streams)
+    {
+        var order = new (int, int)[streams.Sum(s => s.Count)];
+        int k = 0;
+        for (int s = 0; s < streams.Length; s++)
+            for (int b = 0; b < streams[s].Count; b++) order[k++] = (s, b);
+        return order;
+    }
+
+    /// <summary>
+    /// Buffer <paramref name="buffer"/> of stream <paramref name="stream"/>, as the stream's own load would give it:
+    /// loaded ahead (waiting for a load in progress), or loaded here when the thread has not reached it.
+    /// </summary>
+    public LoadedBuffer Take(int stream, int buffer)
+    {
+        var prefetch = Interlocked.Exchange(ref _slots[stream][buffer], _taken);
+        if (prefetch is null) return _loader.Load(_offsets[stream][buffer]);
+        var loaded = prefetch.Take();
+        Untake();
+        return loaded.Deferred ? _loader.Load(loaded.Offset) : _loader.Adopt(loaded);
+    }
+
+    /// <summary>
+    /// Gives back what was loaded ahead for a stream from buffer <paramref name="from"/> on (a stream stopped
+    /// early), once any load in progress is over, so an early stop leaks no budget.
+    /// </summary>
+    public void Release(int stream, int from)
+    {
+        var slots = _slots[stream];
+        for (int b = from; b < slots.Length; b++)
+        {
+            var prefetch = Interlocked.Exchange(ref slots[b], _taken);
+            if (prefetch is null || ReferenceEquals(prefetch, _taken)) continue;
+            prefetch.Abandon();
+            Untake();
+        }
     }
 
     public void Dispose()
@@ -54,33 +119,66 @@ internal sealed class ReadAheadWorker : IDisposable
         lock (_gate)
         {
             _disposed = true;
-            _queue.Clear();
             Monitor.PulseAll(_gate);
         }
     }
 
-    private void Run()
-    {
-        while (Next() is { } load) load.Execute();
-    }
-
-    private BufferPrefetch? Next()
+    /// <summary>A load the thread claimed has left its hands: room for another, and maybe time to wake it.</summary>
+    private void Untake()
     {
         lock (_gate)
         {
-            while (_queue.Count == 0)
+            _ahead--;
+            if (_ahead > MaxAhead / 2) return;
+            if (_waiting) Monitor.Pulse(_gate);
+            else if (!_running) StartThread();
+        }
+    }
+
+    private void StartThread()
+    {
+        if (_running || _disposed || _position >= _order.Length) return;
+        _running = true;
+        new Thread(Run) { IsBackground = true, Name = "HiddenCost ETL read-ahead" }.Start();
+    }
+
+    private void Run()
+    {
+        while (Claim() is { } load) load.Execute();
+    }
+
+    /// <summary>The next buffer no stream has taken, claimed for the thread; null when the thread should end.</summary>
+    private BufferPrefetch? Claim()
+    {
+        lock (_gate)
+        {
+            while (true)
             {
-                _waiting = true;
-                bool woken = !_disposed && Monitor.Wait(_gate, IdleMilliseconds);
-                _waiting = false;
-                if (!woken)
+                if (_disposed || _position >= _order.Length)
                 {
-                    if (_queue.Count > 0 && !_disposed) break;
                     _running = false;
                     return null;
                 }
+                if (_ahead >= MaxAhead)
+                {
+                    _waiting = true;
+                    bool woken = Monitor.Wait(_gate, IdleMilliseconds);
+                    _waiting = false;
+                    if (!woken && _ahead >= MaxAhead)
+                    {
+                        _running = false; // paused or abandoned: the next take that makes room starts a thread again
+                        return null;
+                    }
+                    continue;
+                }
+                var (stream, buffer) = _order[_position++];
+                ref var slot = ref _slots[stream][buffer];
+                if (Volatile.Read(ref slot) is not null) continue; // its stream got there first
+                var load = new BufferPrefetch(_loader, _offsets[stream][buffer]);
+                if (Interlocked.CompareExchange(ref slot, load, null) is not null) continue;
+                _ahead++;
+                return load;
             }
-            return _queue.Dequeue();
         }
     }
 }
