@@ -20,7 +20,7 @@ public static class TraceAnalyzer
         {
             using var reader = EtlReader.Open(path);
             long count = 0, first = long.MaxValue, last = long.MinValue;
-            var stream = reader.ReadEvents().GetEnumerator();
+            using var stream = reader.ReadEvents().GetEnumerator();
             while (stream.MoveNext())
             {
                 var e = stream.Current;

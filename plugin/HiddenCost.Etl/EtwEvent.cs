@@ -10,41 +10,31 @@ namespace HiddenCost.Etl;
 /// </summary>
 public readonly ref struct EtwEvent
 {
-    internal EtwEvent(in RecordHeader h, ReadOnlySpan<byte> record, long timeNs, int cpu, int threadId, int processId, long fileOffset)
+    // The header stays where the reader decoded it; the event refers to it instead of copying its twenty
+    // fields for every event (the event is valid only until the enumerator moves on either way).
+    private readonly ref readonly RecordHeader _header;
+
+    internal EtwEvent(ref readonly RecordHeader h, ReadOnlySpan<byte> record, long timeNs, int cpu, int threadId, int processId, long fileOffset)
     {
-        Kind = h.Kind;
-        Is64Bit = h.Is64Bit;
-        RawTimestamp = h.Timestamp;
+        _header = ref h;
         TimeNs = timeNs;
         Cpu = cpu;
         ThreadId = threadId;
         ProcessId = processId;
-        ProviderId = h.Kind is RecordHeaderKind.System or RecordHeaderKind.Compact or RecordHeaderKind.PerfInfo
-            ? KernelGroups.ProviderIdOf(h.Group)
-            : h.ProviderId;
-        Group = h.Group;
-        Opcode = h.Opcode;
-        EventId = h.EventId;
-        Version = h.Version;
-        Level = h.Level;
-        Channel = h.Channel;
-        Task = h.Task;
-        Keywords = h.Keywords;
-        EventFlags = h.EventFlags;
         Payload = record[h.PayloadOffset..h.Size];
         ExtendedData = record.Slice(h.ExtendedOffset, h.ExtendedLength);
         FileOffset = fileOffset;
     }
 
-    public RecordHeaderKind Kind { get; }
+    public RecordHeaderKind Kind => _header.Kind;
 
     /// <summary>Pointer size of the logging context, per record (a 64-bit kernel logs 64-bit records for WOW64 processes).</summary>
-    public bool Is64Bit { get; }
+    public bool Is64Bit => _header.Is64Bit;
 
     public int PointerSize => Is64Bit ? 8 : 4;
 
     /// <summary>The raw clock value (QPC ticks, 100 ns units or cycles; see the trace header's clock type).</summary>
-    public long RawTimestamp { get; }
+    public long RawTimestamp => _header.Timestamp;
 
     /// <summary>Nanoseconds since the trace start (the header event).</summary>
     public long TimeNs { get; }
@@ -59,25 +49,25 @@ public readonly ref struct EtwEvent
     public int ProcessId { get; }
 
     /// <summary>Provider GUID; for kernel events, the classic task GUID of the group (e.g. Thread 3d6fa8d1-…).</summary>
-    public Guid ProviderId { get; }
+    public Guid ProviderId => IsKernel ? KernelGroups.ProviderIdOf(_header.Group) : _header.ProviderId;
 
     /// <summary>Kernel event group (HookId high byte); 0 for other events.</summary>
-    public byte Group { get; }
+    public byte Group => _header.Group;
 
     /// <summary>Kernel type, classic Class.Type or EVENT_DESCRIPTOR.Opcode.</summary>
-    public byte Opcode { get; }
+    public byte Opcode => _header.Opcode;
 
     /// <summary>EVENT_DESCRIPTOR.Id (EVENT_HEADER records); 0 otherwise.</summary>
-    public ushort EventId { get; }
+    public ushort EventId => _header.EventId;
 
-    public byte Version { get; }
-    public byte Level { get; }
-    public byte Channel { get; }
-    public ushort Task { get; }
-    public ulong Keywords { get; }
+    public byte Version => _header.Version;
+    public byte Level => _header.Level;
+    public byte Channel => _header.Channel;
+    public ushort Task => _header.Task;
+    public ulong Keywords => _header.Keywords;
 
     /// <summary>EVENT_HEADER.Flags (0 for other kinds).</summary>
-    public ushort EventFlags { get; }
+    public ushort EventFlags => _header.EventFlags;
 
     public ReadOnlySpan<byte> Payload { get; }
 

@@ -23,6 +23,9 @@ internal sealed class BufferPrefetch
         _offset = offset;
     }
 
+    /// <summary>Whether the load is over (taking it will not wait).</summary>
+    public bool IsDone => Volatile.Read(ref _state) == Done;
+
     /// <summary>Runs the load on the worker's thread, unless the stream got to it first.</summary>
     public void Execute()
     {

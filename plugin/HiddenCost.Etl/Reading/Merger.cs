@@ -39,7 +39,8 @@ internal sealed class Merger : IDisposable
         var current = _current;
         if (current is not null)
         {
-            _threads.Observe(current.Current, current.CurrentRecord[current.Current.PayloadOffset..current.Current.Size], current.Processor);
+            ref readonly var h = ref current.Current;
+            if (h.Group == KernelGroups.Thread) _threads.Observe(h, current.CurrentRecord[h.PayloadOffset..h.Size], current.Processor);
             if (current.MoveNext())
             {
                 // Events mostly come in runs from one processor: while the current stream's next event is still
@@ -75,7 +76,7 @@ internal sealed class Merger : IDisposable
                 tid = _threads.RunningThread(s.Processor);
                 pid = tid >= 0 ? _threads.ProcessOf(tid) : -1;
             }
-            return new EtwEvent(h, s.CurrentRecord, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
+            return new EtwEvent(in h, s.CurrentRecord, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
         }
     }
 }

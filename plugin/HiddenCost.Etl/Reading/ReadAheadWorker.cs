@@ -93,6 +93,9 @@ internal sealed class ReadAheadWorker : IDisposable
     {
         var prefetch = Interlocked.Exchange(ref _slots[stream][buffer], _taken);
         if (prefetch is null) return _loader.Load(_offsets[stream][buffer]);
+        // The thread is still loading this one: rather than sleep until it is done, load the next buffer the
+        // thread would have taken on, so both cores keep loading.
+        while (!prefetch.IsDone && Claim(wait: false) is { } help) help.Execute();
         var loaded = prefetch.Take();
         Untake();
         return loaded.Deferred ? _loader.Load(loaded.Offset) : _loader.Adopt(loaded);
@@ -144,11 +147,15 @@ internal sealed class ReadAheadWorker : IDisposable
 
     private void Run()
     {
-        while (Claim() is { } load) load.Execute();
+        while (Claim(wait: true) is { } load) load.Execute();
     }
 
-    /// <summary>The next buffer no stream has taken, claimed for the thread; null when the thread should end.</summary>
-    private BufferPrefetch? Claim()
+    /// <summary>
+    /// The next buffer no stream has taken, claimed to be loaded ahead. For the thread (<paramref name="wait"/>):
+    /// waits for room, and null means the thread should end. For a stream that helps: null when there is nothing
+    /// to claim or no room.
+    /// </summary>
+    private BufferPrefetch? Claim(bool wait)
     {
         lock (_gate)
         {
@@ -156,11 +163,12 @@ internal sealed class ReadAheadWorker : IDisposable
             {
                 if (_disposed || _position >= _order.Length)
                 {
-                    _running = false;
+                    if (wait) _running = false;
                     return null;
                 }
                 if (_ahead >= MaxAhead)
                 {
+                    if (!wait) return null;
                     _waiting = true;
                     bool woken = Monitor.Wait(_gate, IdleMilliseconds);
                     _waiting = false;
