@@ -135,7 +135,8 @@ static void Preamble(int repeats)
     Console.WriteLine("merge   = the merge alone (reader core: header fields, time, thread context, payload and extended-data spans);");
     Console.WriteLine("header  = EtlReader.CountRecordsInFileOrder: buffers and record headers in file order, decompression included;");
     Console.WriteLine("          the faster of the walk with and without read-ahead. The other passes read with the reader's default,");
-    Console.WriteLine("          read-ahead (each processor's next buffers load on a second thread while the current ones are decoded).");
+    Console.WriteLine("          read-ahead (buffers load on a second thread in the order the pass needs them, up to 8 MiB ahead; a pass");
+    Console.WriteLine("          that would wait for a buffer still loading loads the next one due itself, so two cores load).");
     Console.WriteLine("% of header: events/s as a percentage of the header-only walk's (per byte the same ratio: all read the same file).");
     Console.WriteLine($"Each figure: the best of {repeats} timings (each ≥ 300 ms of back-to-back passes) after ≥ 2 s of warm-up passes; files are read");
     Console.WriteLine(PassResult.UseCpuTime

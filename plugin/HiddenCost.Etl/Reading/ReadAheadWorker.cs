@@ -142,7 +142,14 @@ internal sealed class ReadAheadWorker : IDisposable
     {
         if (_running || _disposed || _position >= _order.Length) return;
         _running = true;
-        new Thread(Run) { IsBackground = true, Name = "HiddenCost ETL read-ahead" }.Start();
+        try
+        {
+            new Thread(Run) { IsBackground = true, Name = "HiddenCost ETL read-ahead" }.Start();
+        }
+        catch (Exception e) when (e is OutOfMemoryException or ThreadStartException)
+        {
+            _running = false; // no thread to be had: the streams load every buffer themselves, as without read-ahead
+        }
     }
 
     private void Run()
