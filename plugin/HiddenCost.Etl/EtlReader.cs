@@ -8,8 +8,9 @@ namespace HiddenCost.Etl;
 
 /// <summary>
 /// Reads an .etl file on any OS: the trace header at open, then every event in global timestamp order
-/// (a k-way merge of the per-processor buffer streams), holding each processor's buffer being read and up to
-/// 8 MiB of buffers loaded ahead of need (at most 64 buffers, at least four).
+/// (a k-way merge of the per-processor buffer streams), holding each processor's buffer being read and a few
+/// buffers loaded ahead of need (up to 8 MiB or 64 buffers, at least four buffers, never more than a quarter of
+/// the pass's memory budget).
 /// </summary>
 public sealed class EtlReader : IDisposable
 {

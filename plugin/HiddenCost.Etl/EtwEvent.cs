@@ -4,7 +4,9 @@ namespace HiddenCost.Etl;
 
 /// <summary>
 /// One event as the reader delivers it: header fields decoded, payload as a span over the reader's buffer.
-/// Valid only until the enumerator moves on (copy out what you keep). Kernel events (System, Compact,
+/// Valid only until the enumerator moves on (copy out what you keep): its header fields are read from the reader's
+/// current record, so an event kept past <c>MoveNext</c> shows the next record's header. <c>default(EtwEvent)</c> is
+/// not an event. Kernel events (System, Compact,
 /// PerfInfo headers) are identified by <see cref="Group"/> + <see cref="Opcode"/>; the others by
 /// <see cref="ProviderId"/> + <see cref="EventId"/> (EVENT_HEADER) or <see cref="ProviderId"/> + <see cref="Opcode"/> (classic).
 /// </summary>

@@ -116,6 +116,28 @@ public sealed class ReadAheadTests
     }
 
     /// <summary>
+    /// A reader disposed in the middle of a pass: the loads still to come fail, on the thread reading the events and
+    /// in file order, with the error reading alone would give — no hang, nothing thrown on the read-ahead thread.
+    /// </summary>
+    [TestMethod]
+    [Timeout(60_000)]
+    public void A_reader_disposed_mid_pass_fails_the_pass_instead_of_hanging()
+    {
+        foreach (bool readAhead in new[] { false, true })
+        {
+            var reader = EtlReader.Open(Samples.PathOf(Samples.NetX64));
+            reader.ReadAhead = readAhead;
+            long seen = 0;
+            var failure = Assert.Throws<ObjectDisposedException>(() =>
+            {
+                foreach (var _ in reader.ReadEvents())
+                    if (++seen == 20_000) reader.Dispose();
+            });
+            Assert.IsTrue(seen >= 20_000 && seen < 179_474, $"{seen} events before the failure (read-ahead {readAhead}): {failure.Message}");
+        }
+    }
+
+    /// <summary>
     /// The merge's read-ahead order: every buffer once, each processor's buffers in file order, every processor's
     /// first buffer at the start, and each later buffer right after its predecessor's place in the file.
     /// </summary>

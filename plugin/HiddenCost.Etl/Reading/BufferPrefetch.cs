@@ -23,8 +23,8 @@ internal sealed class BufferPrefetch
         _offset = offset;
     }
 
-    /// <summary>Whether the load is over (taking it will not wait).</summary>
-    public bool IsDone => Volatile.Read(ref _state) == Done;
+    /// <summary>Whether the load is under way on another thread (taking it now would wait).</summary>
+    public bool IsRunning => Volatile.Read(ref _state) == Running;
 
     /// <summary>Runs the load on the worker's thread, unless the stream got to it first.</summary>
     public void Execute()

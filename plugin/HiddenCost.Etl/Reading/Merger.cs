@@ -25,12 +25,20 @@ internal sealed class Merger : IDisposable
             var offsets = processors.Select(p => (IReadOnlyList<long>)index.ByProcessor[p]).ToArray();
             _worker = new ReadAheadWorker(loader, offsets, ReadAheadWorker.MergeOrder(index, processors), header.BufferSize);
         }
-        for (int s = 0; s < processors.Length; s++)
+        try
         {
-            int cpu = processors[s];
-            var stream = new ProcessorStream(loader, cpu, index.ByProcessor[cpu], health, _worker, s);
-            _streams.Add(stream);
-            if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
+            for (int s = 0; s < processors.Length; s++)
+            {
+                int cpu = processors[s];
+                var stream = new ProcessorStream(loader, cpu, index.ByProcessor[cpu], health, _worker, s);
+                _streams.Add(stream);
+                if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
+            }
+        }
+        catch
+        {
+            Dispose(); // the file could not be read: stop the read-ahead thread and give its buffers back
+            throw;
         }
     }
 

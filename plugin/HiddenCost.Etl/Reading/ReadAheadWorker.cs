@@ -93,11 +93,19 @@ internal sealed class ReadAheadWorker : IDisposable
     {
         var prefetch = Interlocked.Exchange(ref _slots[stream][buffer], _taken);
         if (prefetch is null) return _loader.Load(_offsets[stream][buffer]);
-        // The thread is still loading this one: rather than sleep until it is done, load the next buffer the
-        // thread would have taken on, so both cores keep loading.
-        while (!prefetch.IsDone && Claim(wait: false) is { } help) help.Execute();
-        var loaded = prefetch.Take();
-        Untake();
+        LoadedBuffer loaded;
+        try
+        {
+            // The thread is still loading this one: rather than sleep until it is done, load the next buffer the
+            // thread would have taken on, so both cores keep loading. (One it has claimed but not started, the
+            // stream runs at once.)
+            while (prefetch.IsRunning && Claim(wait: false) is { } help) help.Execute();
+            loaded = prefetch.Take();
+        }
+        finally
+        {
+            Untake(); // also when the load failed: its room is free either way
+        }
         return loaded.Deferred ? _loader.Load(loaded.Offset) : _loader.Adopt(loaded);
     }
 
@@ -117,6 +125,10 @@ internal sealed class ReadAheadWorker : IDisposable
         }
     }
 
+    /// <summary>
+    /// Stops the thread and gives back every load no stream has taken (once any load in progress is over), however
+    /// the pass ended: complete, left early, or stopped by a file that could not be read.
+    /// </summary>
     public void Dispose()
     {
         lock (_gate)
@@ -124,6 +136,7 @@ internal sealed class ReadAheadWorker : IDisposable
             _disposed = true;
             Monitor.PulseAll(_gate);
         }
+        for (int stream = 0; stream < _slots.Length; stream++) Release(stream, 0);
     }
 
     /// <summary>A load the thread claimed has left its hands: room for another, and maybe time to wake it.</summary>

@@ -8,7 +8,8 @@ namespace HiddenCost.Etl.Decoding.Manifest;
 /// The manifest schemas a merged trace embeds (KernelTraceControl MetaData EventInfo / EventMapInfo), learned
 /// as the ordered stream passes: feed every event to <see cref="Observe"/>, then ask <see cref="TryGetSchema"/>
 /// for a manifest event's layout. The MetaData events of a provider come before its events in merged traces.
-/// Built-in schemas can be added with <see cref="Add"/>; embedded ones win over them.
+/// Built-in schemas can be added with <see cref="Add"/>; embedded ones win over them. Not thread-safe, lookups
+/// included (they fill a cache): one catalog per pass.
 /// </summary>
 public sealed class SchemaCatalog : IValueMapSource
 {
