@@ -99,6 +99,20 @@ public static class SchemaDecoder
         for (int f = 0; f < fields.Length; f++)
         {
             var field = fields[f];
+            if (field.CountKind == FieldCountKind.Single && field.FixedSize != 0 && field.MapName is null
+                && field.MemberArray.Length == 0 && field.InType != FieldInType.Struct)
+            {
+                // One number, pointer, GUID or time without a value map — most fields: no count, no measuring.
+                int size = field.FixedSize == SchemaField.PointerSized ? state.PointerSize : field.FixedSize;
+                if (size > state.Payload.Length - state.Offset) return DecodeStatus.Truncated;
+                var scalar = new EventField(field, parent, -1, parentIndex, state.Payload.Slice(state.Offset, size), state.Offset, state.PointerSize, null);
+                if (state.Schema.IsReferenced(field.Index) && (uint)field.Index < (uint)values.Length && scalar.TryGetInt64(out long value))
+                    values[field.Index] = value;
+                state.Offset += size;
+                if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
+                if (!visitor.Visit(scalar)) return DecodeStatus.Stopped;
+                continue;
+            }
             long count;
             switch (field.CountKind)
             {
