@@ -104,15 +104,13 @@ public sealed class EtlReader : IDisposable
         var health = new TraceHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize);
         var loader = NewLoader();
-        var processors = index.ByProcessor.Keys.ToArray();
-        var streams = processors.Select(p => (IReadOnlyList<long>)index.ByProcessor[p]).ToArray();
-        using var worker = UseReadAhead && streams.Length > 0
-            ? new ReadAheadWorker(loader, streams, ReadAheadWorker.StreamByStreamOrder(streams), Header.BufferSize)
+        using var worker = UseReadAhead && index.Streams.Count > 0
+            ? new ReadAheadWorker(loader, index.Streams, ReadAheadWorker.StreamByStreamOrder(index.Streams), Header.BufferSize)
             : null;
         long count = 0;
-        for (int s = 0; s < streams.Length; s++)
+        for (int s = 0; s < index.Streams.Count; s++)
         {
-            var stream = new ProcessorStream(loader, processors[s], streams[s], health, worker, s);
+            var stream = new ProcessorStream(loader, index.Processors[s], index.Streams[s], health, worker, s);
             while (stream.MoveNext()) count++;
         }
         return count;

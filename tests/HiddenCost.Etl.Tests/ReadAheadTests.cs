@@ -149,8 +149,8 @@ public sealed class ReadAheadTests
         var bytes = Samples.Bytes(sample);
         using var source = Reading.ByteSource.FromMemory(bytes);
         var index = Reading.BufferIndex.Build(source, new Reading.TraceHealth());
-        var processors = index.ByProcessor.Keys.ToArray();
-        var order = Reading.ReadAheadWorker.MergeOrder(index, processors);
+        var processors = index.Processors.ToArray();
+        var order = Reading.ReadAheadWorker.MergeOrder(index);
 
         Assert.AreEqual(index.ProcessorInFileOrder.Count, order.Length);
         Assert.AreEqual(order.Length, order.Distinct().Count());

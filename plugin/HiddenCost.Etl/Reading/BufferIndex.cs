@@ -14,6 +14,12 @@ internal sealed class BufferIndex
 
     public IReadOnlyDictionary<int, List<long>> ByProcessor => _byProcessor;
 
+    /// <summary>The processors that have buffers, in ascending order: stream <c>s</c> is processor <c>Processors[s]</c>.</summary>
+    public IReadOnlyList<int> Processors { get; private set; } = Array.Empty<int>();
+
+    /// <summary>Each stream's buffer offsets in file order, streams numbered as in <see cref="Processors"/>.</summary>
+    public IReadOnlyList<IReadOnlyList<long>> Streams { get; private set; } = Array.Empty<IReadOnlyList<long>>();
+
     /// <summary>The processor of each buffer, in file order (the order ETW flushed them).</summary>
     public IReadOnlyList<int> ProcessorInFileOrder => _processorInFileOrder;
 
@@ -60,6 +66,8 @@ internal sealed class BufferIndex
             index._processorInFileOrder.Add(h.Processor);
             offset += h.BufferSize;
         }
+        index.Processors = index._byProcessor.Keys.ToArray();
+        index.Streams = index._byProcessor.Values.ToArray();
         return index;
     }
 

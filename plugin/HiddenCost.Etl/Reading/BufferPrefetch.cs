@@ -26,7 +26,7 @@ internal sealed class BufferPrefetch
     /// <summary>Whether the load is under way on another thread (taking it now would wait).</summary>
     public bool IsRunning => Volatile.Read(ref _state) == Running;
 
-    /// <summary>Runs the load on the worker's thread, unless the stream got to it first.</summary>
+    /// <summary>Runs the load on this thread (the worker's, or a stream's that helps), unless it has been started already.</summary>
     public void Execute()
     {
         if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run();

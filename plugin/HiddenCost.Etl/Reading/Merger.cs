@@ -19,18 +19,14 @@ internal sealed class Merger : IDisposable
     public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
-        var processors = index.ByProcessor.Keys.ToArray();
-        if (readAhead && processors.Length > 0)
-        {
-            var offsets = processors.Select(p => (IReadOnlyList<long>)index.ByProcessor[p]).ToArray();
-            _worker = new ReadAheadWorker(loader, offsets, ReadAheadWorker.MergeOrder(index, processors), header.BufferSize);
-        }
+        if (readAhead && index.Streams.Count > 0)
+            _worker = new ReadAheadWorker(loader, index.Streams, ReadAheadWorker.MergeOrder(index), header.BufferSize);
         try
         {
-            for (int s = 0; s < processors.Length; s++)
+            for (int s = 0; s < index.Streams.Count; s++)
             {
-                int cpu = processors[s];
-                var stream = new ProcessorStream(loader, cpu, index.ByProcessor[cpu], health, _worker, s);
+                int cpu = index.Processors[s];
+                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s);
                 _streams.Add(stream);
                 if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
             }
@@ -47,8 +43,7 @@ internal sealed class Merger : IDisposable
         var current = _current;
         if (current is not null)
         {
-            ref readonly var h = ref current.Current;
-            if (h.Group == KernelGroups.Thread) _threads.Observe(h, current.CurrentRecord[h.PayloadOffset..h.Size], current.Processor);
+            _threads.Observe(current.Current, current.CurrentRecord, current.Processor);
             if (current.MoveNext())
             {
                 // Events mostly come in runs from one processor: while the current stream's next event is still
@@ -63,7 +58,10 @@ internal sealed class Merger : IDisposable
         return _queue.TryDequeue(out _current, out _);
     }
 
-    /// <summary>Gives back the buffers of a pass stopped early (a finished stream has already given back its own).</summary>
+    /// <summary>
+    /// Gives back the buffers of a pass stopped early: those loaded ahead (the worker) and those held (a finished
+    /// stream has already given back its own).
+    /// </summary>
     public void Dispose()
     {
         _worker?.Dispose();

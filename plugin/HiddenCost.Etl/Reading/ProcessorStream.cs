@@ -123,13 +123,12 @@ internal sealed class ProcessorStream
     }
 
     /// <summary>
-    /// Gives back the buffer held and those loading ahead (at the end of the stream, or when the pass is
-    /// abandoned), so only live processors count against the memory budget.
+    /// Gives back the buffer held (at the end of the stream, or when the pass is abandoned), so only live
+    /// processors count against the memory budget. Buffers loaded ahead go back when the worker is disposed.
     /// </summary>
     public void Release()
     {
         _end = 0;
-        _worker?.Release(_stream, _nextBuffer);
         ReturnData();
     }
 

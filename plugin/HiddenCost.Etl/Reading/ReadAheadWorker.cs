@@ -19,7 +19,7 @@ internal sealed class ReadAheadWorker : IDisposable
     private const long MaxAheadBytes = 8L * 1024 * 1024;
 
     private readonly BufferLoader _loader;
-    private readonly IReadOnlyList<long>[] _offsets;
+    private readonly IReadOnlyList<IReadOnlyList<long>> _offsets;
     private readonly BufferPrefetch?[][] _slots; // null: nobody has it yet; _taken: its stream has it
     private readonly BufferPrefetch _taken;
     private readonly (int Stream, int Buffer)[] _order;
@@ -33,7 +33,7 @@ internal sealed class ReadAheadWorker : IDisposable
     /// <param name="streams">Each stream's buffer offsets; streams are numbered by their position here.</param>
     /// <param name="order">Which buffer of which stream to load next, in the order the pass will need them.</param>
     /// <param name="bufferSize">The session's buffer size: how many loads fit in the read-ahead allowance.</param>
-    public ReadAheadWorker(BufferLoader loader, IReadOnlyList<long>[] streams, (int Stream, int Buffer)[] order, long bufferSize)
+    public ReadAheadWorker(BufferLoader loader, IReadOnlyList<IReadOnlyList<long>> streams, (int Stream, int Buffer)[] order, long bufferSize)
     {
         _loader = loader;
         _offsets = streams;
@@ -58,11 +58,11 @@ internal sealed class ReadAheadWorker : IDisposable
     /// the point in the file where its previous one ends (buffers are written as they fill, so the file is in
     /// flush order, and a processor's next buffer is needed once the merge has passed its previous one's end).
     /// </summary>
-    public static (int Stream, int Buffer)[] MergeOrder(BufferIndex index, IReadOnlyList<int> processors)
+    public static (int Stream, int Buffer)[] MergeOrder(BufferIndex index)
     {
-        var streamOf = new Dictionary<int, int>(processors.Count);
-        for (int s = 0; s < processors.Count; s++) streamOf[processors[s]] = s;
-        var counts = processors.Select(p => index.ByProcessor[p].Count).ToArray();
+        var streamOf = new Dictionary<int, int>(index.Processors.Count);
+        for (int s = 0; s < index.Processors.Count; s++) streamOf[index.Processors[s]] = s;
+        var counts = index.Streams.Select(offsets => offsets.Count).ToArray();
         var order = new (int, int)[counts.Sum()];
         int k = 0;
         for (int s = 0; s < counts.Length; s++) order[k++] = (s, 0);
@@ -76,11 +76,11 @@ internal sealed class ReadAheadWorker : IDisposable
     }
 
     /// <summary>The order of a pass that reads each stream to its end before the next.</summary>
-    public static (int Stream, int Buffer)[] StreamByStreamOrder(IReadOnlyList<long>[] streams)
+    public static (int Stream, int Buffer)[] StreamByStreamOrder(IReadOnlyList<IReadOnlyList<long>> streams)
     {
         var order = new (int, int)[streams.Sum(s => s.Count)];
         int k = 0;
-        for (int s = 0; s < streams.Length; s++)
+        for (int s = 0; s < streams.Count; s++)
             for (int b = 0; b < streams[s].Count; b++) order[k++] = (s, b);
         return order;
     }
@@ -109,14 +109,11 @@ internal sealed class ReadAheadWorker : IDisposable
         return loaded.Deferred ? _loader.Load(loaded.Offset) : _loader.Adopt(loaded);
     }
 
-    /// <summary>
-    /// Gives back what was loaded ahead for a stream from buffer <paramref name="from"/> on (a stream stopped
-    /// early), once any load in progress is over, so an early stop leaks no budget.
-    /// </summary>
-    public void Release(int stream, int from)
+    /// <summary>Gives back what was loaded ahead for a stream and not taken, once any load in progress is over.</summary>
+    private void Release(int stream)
     {
         var slots = _slots[stream];
-        for (int b = from; b < slots.Length; b++)
+        for (int b = 0; b < slots.Length; b++)
         {
             var prefetch = Interlocked.Exchange(ref slots[b], _taken);
             if (prefetch is null || ReferenceEquals(prefetch, _taken)) continue;
@@ -136,7 +133,7 @@ internal sealed class ReadAheadWorker : IDisposable
             _disposed = true;
             Monitor.PulseAll(_gate);
         }
-        for (int stream = 0; stream < _slots.Length; stream++) Release(stream, 0);
+        for (int stream = 0; stream < _slots.Length; stream++) Release(stream);
     }
 
     /// <summary>A load the thread claimed has left its hands: room for another, and maybe time to wake it.</summary>

@@ -20,11 +20,12 @@ internal sealed class ThreadContext
     public int ProcessOf(int threadId) =>
         threadId == 0 ? 0 : threadId > 0 && _processOfThread.TryGetValue(threadId, out var pid) ? pid : -1;
 
-    /// <summary>Learns from an event after it has been delivered.</summary>
-    public void Observe(in RecordHeader h, ReadOnlySpan<byte> payload, int cpu)
+    /// <summary>Learns from an event after it has been delivered (<paramref name="record"/>: the whole record).</summary>
+    public void Observe(in RecordHeader h, ReadOnlySpan<byte> record, int cpu)
     {
+        if (h.Group != KernelGroups.Thread) return; // every other event, checked before anything is sliced
         if (h.Kind is not (RecordHeaderKind.System or RecordHeaderKind.Compact or RecordHeaderKind.PerfInfo)) return;
-        if (h.Group != KernelGroups.Thread) return;
+        var payload = record[h.PayloadOffset..h.Size];
         switch (h.Opcode)
         {
             case 36 when payload.Length >= 4 && (uint)cpu < MaxProcessors: // CSwitch: NewThreadId first
