@@ -162,7 +162,7 @@ public sealed class ReadAheadTests
         foreach (var stream in fileOrder)
         {
             int next = ++passed[stream];
-            if (next < index.ByProcessor[processors[stream]].Count) Assert.AreEqual((stream, next), order[k++]);
+            if (next < index.Streams[stream].Count) Assert.AreEqual((stream, next), order[k++]);
         }
         Assert.AreEqual(order.Length, k);
     }

@@ -9,10 +9,7 @@ namespace HiddenCost.Etl.Reading;
 /// </summary>
 internal sealed class BufferIndex
 {
-    private readonly SortedDictionary<int, List<long>> _byProcessor = new();
     private readonly List<int> _processorInFileOrder = new();
-
-    public IReadOnlyDictionary<int, List<long>> ByProcessor => _byProcessor;
 
     /// <summary>The processors that have buffers, in ascending order: stream <c>s</c> is processor <c>Processors[s]</c>.</summary>
     public IReadOnlyList<int> Processors { get; private set; } = Array.Empty<int>();
@@ -30,6 +27,7 @@ internal sealed class BufferIndex
     public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0)
     {
         var index = new BufferIndex();
+        var byProcessor = new SortedDictionary<int, List<long>>();
         long length = source.Length;
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
         long offset = 0;
@@ -60,14 +58,14 @@ internal sealed class BufferIndex
                 health.Warn(offset, $"file ends inside a {h.BufferSize}-byte buffer ({length - offset} bytes present)");
                 break;
             }
-            if (!index._byProcessor.TryGetValue(h.Processor, out var list))
-                index._byProcessor[h.Processor] = list = new List<long>();
+            if (!byProcessor.TryGetValue(h.Processor, out var list))
+                byProcessor[h.Processor] = list = new List<long>();
             list.Add(offset);
             index._processorInFileOrder.Add(h.Processor);
             offset += h.BufferSize;
         }
-        index.Processors = index._byProcessor.Keys.ToArray();
-        index.Streams = index._byProcessor.Values.ToArray();
+        index.Processors = byProcessor.Keys.ToArray();
+        index.Streams = byProcessor.Values.ToArray();
         return index;
     }
 

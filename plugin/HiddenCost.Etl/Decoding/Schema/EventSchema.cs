@@ -83,8 +83,11 @@ public sealed class SchemaField
     /// <summary><see cref="Members"/> as an array: the decoder walks it for every event, without interface calls.</summary>
     internal SchemaField[] MemberArray { get; private init; } = Array.Empty<SchemaField>();
 
-    public bool IsStruct => Members.Count > 0 || InType == FieldInType.Struct;
+    public bool IsStruct => MemberArray.Length > 0 || InType == FieldInType.Struct;
     public bool IsArray => CountKind != FieldCountKind.Single;
+
+    /// <summary>One number, pointer, GUID or time without a value map: read as it is, with no count and no measuring.</summary>
+    internal bool IsPlainScalar => CountKind == FieldCountKind.Single && FixedSize != 0 && MapName is null && !IsStruct;
 
     public override string ToString() => $"{Name}: {InType}{(IsArray ? "[]" : "")}";
 }

@@ -99,15 +99,13 @@ public static class SchemaDecoder
         for (int f = 0; f < fields.Length; f++)
         {
             var field = fields[f];
-            if (field.CountKind == FieldCountKind.Single && field.FixedSize != 0 && field.MapName is null
-                && field.MemberArray.Length == 0 && field.InType != FieldInType.Struct)
+            if (field.IsPlainScalar)
             {
-                // One number, pointer, GUID or time without a value map — most fields: no count, no measuring.
+                // Most fields: the shortest way through.
                 int size = field.FixedSize == SchemaField.PointerSized ? state.PointerSize : field.FixedSize;
                 if (size > state.Payload.Length - state.Offset) return DecodeStatus.Truncated;
                 var scalar = new EventField(field, parent, -1, parentIndex, state.Payload.Slice(state.Offset, size), state.Offset, state.PointerSize, null);
-                if (state.Schema.IsReferenced(field.Index) && (uint)field.Index < (uint)values.Length && scalar.TryGetInt64(out long value))
-                    values[field.Index] = value;
+                KeepIfReferenced(state.Schema, scalar, values);
                 state.Offset += size;
                 if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
                 if (!visitor.Visit(scalar)) return DecodeStatus.Stopped;
@@ -137,7 +135,7 @@ public static class SchemaDecoder
                 int bytes = (int)fit * fixedSize;
                 if (fit > 0)
                 {
-                    var whole = new EventField(field, parent, -1, parentIndex, state.Payload.Slice(state.Offset, bytes), state.Offset, state.PointerSize, map, (int)fit);
+                    var whole = new EventField(field, parent, -1, parentIndex, state.Payload.Slice(state.Offset, bytes), state.Offset, state.PointerSize, null, (int)fit);
                     state.Offset += bytes;
                     if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
                     if (!visitor.Visit(whole)) return DecodeStatus.Stopped;
@@ -168,13 +166,19 @@ public static class SchemaDecoder
                 var raw = rest.Slice(valueStart, valueLength);
                 var view = new EventField(field, parent, element, parentIndex, raw, state.Offset + valueStart, state.PointerSize, map);
                 state.Offset += consumed;
-                if (!isArray && state.Schema.IsReferenced(field.Index) && (uint)field.Index < (uint)values.Length && view.TryGetInt64(out long number))
-                    values[field.Index] = number;
+                if (!isArray) KeepIfReferenced(state.Schema, view, values);
                 if (++state.Visits > MaxVisits) return DecodeStatus.Invalid;
                 if (!visitor.Visit(view)) return DecodeStatus.Stopped;
             }
         }
         return DecodeStatus.Complete;
+    }
+
+    /// <summary>Keeps a single value that sizes a later field (a count or a length); other values are not kept.</summary>
+    private static void KeepIfReferenced(EventSchema schema, in EventField field, scoped Span<long> values)
+    {
+        int index = field.Field.Index;
+        if (schema.IsReferenced(index) && (uint)index < (uint)values.Length && field.TryGetInt64(out long value)) values[index] = value;
     }
 
     private static long Value(Span<long> values, int index) => (uint)index < (uint)values.Length ? values[index] : -1;
