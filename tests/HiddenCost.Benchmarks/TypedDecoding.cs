@@ -103,11 +103,23 @@ internal sealed class TypedDecoding
                 if (_stacks is not null) _stacks.Expect(e);
                 else Values += (item.Data.Length - 8) / (item.Type == ExtendedDataType.StackTrace64 ? 8 : 4); // MatchId, then frames
             }
-        if (ClrMethod.TryDecode(e, out _, _strings) || ClrModule.TryDecode(e, out _, _strings)
-            || ClrContentionStart.TryDecode(e, out _) || ClrContentionStop.TryDecode(e, out _)
-            || RpcCallStart.TryDecode(e, out _, _strings) || RpcCallStop.TryDecode(e, out _)
-            || WmiOperationStart.TryDecode(e, out _, _strings) || WmiOperationEnd.TryDecode(e, out _))
-            return true;
+        // One look at the provider picks the typed decoders that may know the event, as a consumer's dispatch would,
+        // rather than asking every decoder in turn to compare its provider GUID.
+        var provider = e.ProviderId;
+        if (provider == ClrProviders.Runtime || provider == ClrProviders.Rundown)
+        {
+            if (ClrMethod.TryDecode(e, out _, _strings) || ClrModule.TryDecode(e, out _, _strings)
+                || ClrContentionStart.TryDecode(e, out _) || ClrContentionStop.TryDecode(e, out _))
+                return true;
+        }
+        else if (provider == RpcProvider.Id)
+        {
+            if (RpcCallStart.TryDecode(e, out _, _strings) || RpcCallStop.TryDecode(e, out _)) return true;
+        }
+        else if (provider == WmiActivityProvider.Id)
+        {
+            if (WmiOperationStart.TryDecode(e, out _, _strings) || WmiOperationEnd.TryDecode(e, out _)) return true;
+        }
         var counter = new FieldCounter();
         var status = _generic.Decode(e, ref counter, wholeArrays: true);
         Values += counter.Count;

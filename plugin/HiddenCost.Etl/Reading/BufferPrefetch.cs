@@ -27,15 +27,16 @@ internal sealed class BufferPrefetch
     public bool IsRunning => Volatile.Read(ref _state) == Running;
 
     /// <summary>Runs the load on this thread (the worker's, or a stream's that helps), unless it has been started already.</summary>
-    public void Execute()
+    /// <param name="onWorker">This is the read-ahead thread (see <see cref="BufferLoader.Load"/>).</param>
+    public void Execute(bool onWorker)
     {
-        if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run();
+        if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run(onWorker);
     }
 
     /// <summary>The loaded buffer, loading it on this thread if the worker has not started it yet.</summary>
     public LoadedBuffer Take()
     {
-        if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run();
+        if (Interlocked.CompareExchange(ref _state, Running, Waiting) == Waiting) Run(onWorker: false);
         else
         {
             // No spinning: a load takes tens of microseconds to a millisecond, longer than spinning pays for, and
@@ -59,11 +60,11 @@ internal sealed class BufferPrefetch
         if (_failure is null && _result.Data is not null) _loader.Return(_result.Data, ahead: true);
     }
 
-    private void Run()
+    private void Run(bool onWorker)
     {
         try
         {
-            _result = _loader.Load(_offset, ahead: true);
+            _result = _loader.Load(_offset, ahead: true, onWorker);
         }
         catch (Exception e)
         {

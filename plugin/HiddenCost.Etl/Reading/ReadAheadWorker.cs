@@ -99,7 +99,7 @@ internal sealed class ReadAheadWorker : IDisposable
             // The thread is still loading this one: rather than sleep until it is done, load the next buffer the
             // thread would have taken on, so both cores keep loading. (One it has claimed but not started, the
             // stream runs at once.)
-            while (prefetch.IsRunning && Claim(wait: false) is { } help) help.Execute();
+            while (prefetch.IsRunning && Claim(wait: false) is { } help) help.Execute(onWorker: false);
             loaded = prefetch.Take();
         }
         finally
@@ -164,7 +164,7 @@ internal sealed class ReadAheadWorker : IDisposable
 
     private void Run()
     {
-        while (Claim(wait: true) is { } load) load.Execute();
+        while (Claim(wait: true) is { } load) load.Execute(onWorker: true);
     }
 
     /// <summary>
