@@ -20,6 +20,7 @@ public sealed class EtlReader : IDisposable
 
     private readonly ByteSource _source;
     private readonly int _decompressionLimit;
+    private readonly BufferArrayPool _arrays;
 
     private EtlReader(string path, ByteSource source, TraceHeader header)
     {
@@ -30,6 +31,7 @@ public sealed class EtlReader : IDisposable
         // A buffer decompresses to at most the session's buffer size; relogged files may mix sizes, so allow
         // at least 1 MiB, and never more than the largest buffer ETW can have.
         _decompressionLimit = (int)Math.Clamp(header.BufferSize, MinDecompressionLimit, BufferHeader.MaxBufferSize);
+        _arrays = new BufferArrayPool((int)Math.Clamp(header.BufferSize, (uint)BufferHeader.Size, BufferHeader.MaxBufferSize));
     }
 
     public string FilePath { get; }
@@ -125,7 +127,7 @@ public sealed class EtlReader : IDisposable
         return new Merger(NewLoader(), UseReadAhead, index, Health, Header);
     }
 
-    private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes));
+    private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes), _arrays);
 
     private bool UseReadAhead => ReadAhead && ReadAheadWorker.IsUseful(FileLength);
 
@@ -144,7 +146,7 @@ public sealed class EtlReader : IDisposable
         var health = new TraceHealth();
         // The session's buffer size is not known yet; a first buffer (which holds the small header record)
         // larger than 16 MiB decompressed would be a first for ETW, so that is as much as a file may ask for here.
-        var loader = new BufferLoader(source, HeaderReadDecompressionLimit, new MemoryBudget());
+        var loader = new BufferLoader(source, HeaderReadDecompressionLimit, new MemoryBudget(), new BufferArrayPool((int)first.BufferSize));
         var stream = new ProcessorStream(loader, first.Processor, new[] { 0L }, health, worker: null);
         if (!stream.MoveNext())
             throw new EtlFormatException(path, 0, "not an ETL file: the first buffer holds no readable record" +

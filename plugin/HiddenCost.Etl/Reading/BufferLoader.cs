@@ -34,16 +34,19 @@ internal sealed class BufferLoader
     private readonly ByteSource _source;
     private readonly int _maxDataSize;
     private readonly MemoryBudget _budget;
+    private readonly BufferArrayPool _arrays;
 
     /// <param name="maxDataSize">
     /// The most bytes a compressed buffer may claim to decompress to: the session's buffer size. SavedOffset
     /// is checked against it before anything is allocated, so a corrupt field cannot ask for gigabytes.
     /// </param>
-    public BufferLoader(ByteSource source, int maxDataSize, MemoryBudget budget)
+    /// <param name="arrays">Where buffer data is held: the reader's arrays, kept from one pass to the next.</param>
+    public BufferLoader(ByteSource source, int maxDataSize, MemoryBudget budget, BufferArrayPool arrays)
     {
         _source = source;
         _maxDataSize = maxDataSize;
         _budget = budget;
+        _arrays = arrays;
     }
 
     /// <param name="ahead">
@@ -130,7 +133,7 @@ internal sealed class BufferLoader
     public void Return(byte[] data, bool ahead = false)
     {
         _budget.Release(data.Length, ahead);
-        ArrayPool<byte>.Shared.Return(data);
+        _arrays.Return(data);
     }
 
     // Pooled: every pass over a trace needs a buffer per processor again, and fresh megabyte arrays cost zeroing
@@ -139,10 +142,10 @@ internal sealed class BufferLoader
     {
         // Checked before anything is allocated; then again for what the pool's array size adds.
         if (!_budget.TryHold(size, ahead)) return null;
-        var data = ArrayPool<byte>.Shared.Rent(size);
+        var data = _arrays.Rent(size);
         if (_budget.TryHold(data.Length - size, ahead)) return data;
         _budget.Release(size, ahead);
-        ArrayPool<byte>.Shared.Return(data);
+        _arrays.Return(data);
         return null;
     }
 
