@@ -8,7 +8,7 @@ namespace HiddenCost.Etl.Reading;
 /// </summary>
 internal sealed class Merger : IDisposable
 {
-    private readonly PriorityQueue<ProcessorStream, MergeKey> _queue = new();
+    private readonly LoserTree _order;
     private readonly List<ProcessorStream> _streams = new();
     private readonly ReadAheadWorker? _worker;
     private readonly ThreadContext _threads = new();
@@ -19,6 +19,7 @@ internal sealed class Merger : IDisposable
     public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
+        _order = new LoserTree(index.Streams.Count);
         if (readAhead && index.Streams.Count > 0)
             _worker = new ReadAheadWorker(loader, index.Streams, ReadAheadWorker.MergeOrder(index), header.BufferSize);
         try
@@ -28,8 +29,9 @@ internal sealed class Merger : IDisposable
                 int cpu = index.Processors[s];
                 var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s);
                 _streams.Add(stream);
-                if (stream.MoveNext()) _queue.Enqueue(stream, new MergeKey(stream.Current.Timestamp, cpu));
+                if (stream.MoveNext()) _order.Start(s, stream.Current.Timestamp, cpu);
             }
+            _order.Build();
         }
         catch
         {
@@ -44,18 +46,11 @@ internal sealed class Merger : IDisposable
         if (current is not null)
         {
             _threads.Observe(current.Current, current.CurrentRecord, current.Processor);
-            if (current.MoveNext())
-            {
-                // Events mostly come in runs from one processor: while the current stream's next event is still
-                // the earliest, it stays current and the queue is not touched.
-                var key = new MergeKey(current.Current.Timestamp, current.Processor);
-                if (!_queue.TryPeek(out _, out var earliest) || key.CompareTo(earliest) < 0) return true;
-                _current = _queue.DequeueEnqueue(current, key);
-                return true;
-            }
-            _current = null;
+            if (current.MoveNext()) _order.Replace(current.Current.Timestamp);
+            else _order.Remove();
         }
-        return _queue.TryDequeue(out _current, out _);
+        _current = _order.HasWinner ? _streams[_order.Winner] : null;
+        return _current is not null;
     }
 
     /// <summary>
@@ -66,7 +61,7 @@ internal sealed class Merger : IDisposable
     {
         _worker?.Dispose();
         foreach (var stream in _streams) stream.Release();
-        _queue.Clear();
+        _order.Clear();
         _current = null;
     }
 
@@ -85,11 +80,4 @@ internal sealed class Merger : IDisposable
             return new EtwEvent(in h, s.CurrentRecord, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
         }
     }
-}
-
-/// <summary>Merge order: timestamp, then processor number (each processor has one stream, so keys never tie).</summary>
-internal readonly record struct MergeKey(long Timestamp, int Processor) : IComparable<MergeKey>
-{
-    public int CompareTo(MergeKey other) =>
-        Timestamp != other.Timestamp ? Timestamp.CompareTo(other.Timestamp) : Processor.CompareTo(other.Processor);
 }
