@@ -42,9 +42,9 @@ public readonly record struct ClrMethod(
     /// <summary><c>Namespace.Type.Method</c>: MethodNamespace holds the declaring type's full name.</summary>
     public string FullName => MethodNamespace.Length == 0 ? MethodName : MethodNamespace + "." + MethodName;
 
+    // Runtime and rundown number these alike (143 load / DCStart, 144 unload / DCEnd): the id, then one provider read.
     public static bool Matches(in EtwEvent e) =>
-        ClrProviders.IsRuntime(e, ClrProviders.MethodLoadVerboseId) || ClrProviders.IsRuntime(e, ClrProviders.MethodUnloadVerboseId) ||
-        ClrProviders.IsRundown(e, ClrProviders.MethodDCStartVerboseId) || ClrProviders.IsRundown(e, ClrProviders.MethodDCEndVerboseId);
+        e.EventId is ClrProviders.MethodLoadVerboseId or ClrProviders.MethodUnloadVerboseId && ClrProviders.IsEither(e);
 
     /// <summary>Where the UTF-16 MethodNamespace starts (the three names follow one another).</summary>
     internal const int NamesOffset = 36;

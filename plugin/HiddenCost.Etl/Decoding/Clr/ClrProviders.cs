@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using HiddenCost.Etl.Records;
 
 namespace HiddenCost.Etl.Decoding.Clr;
@@ -18,6 +19,20 @@ public static class ClrProviders
     // Rundown provider.
     public const ushort MethodDCStartVerboseId = 143, MethodDCEndVerboseId = 144, ModuleDCStartId = 153, ModuleDCEndId = 154;
 
-    internal static bool IsRuntime(in EtwEvent e, ushort id) => e.Kind == RecordHeaderKind.EventHeader && e.EventId == id && e.ProviderId == Runtime;
-    internal static bool IsRundown(in EtwEvent e, ushort id) => e.Kind == RecordHeaderKind.EventHeader && e.EventId == id && e.ProviderId == Rundown;
+    // The id first: it rules out almost every event (kernel events have none) before the provider GUID is read.
+    // Decoders ask these for every event they are offered, so they are inlined into them.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static bool IsRuntime(in EtwEvent e, ushort id) => e.EventId == id && e.Kind == RecordHeaderKind.EventHeader && e.ProviderId == Runtime;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static bool IsRundown(in EtwEvent e, ushort id) => e.EventId == id && e.Kind == RecordHeaderKind.EventHeader && e.ProviderId == Rundown;
+
+    /// <summary>A manifest event of either provider (for events both providers number alike).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static bool IsEither(in EtwEvent e)
+    {
+        if (e.Kind != RecordHeaderKind.EventHeader) return false;
+        var provider = e.ProviderId;
+        return provider == Runtime || provider == Rundown;
+    }
 }
