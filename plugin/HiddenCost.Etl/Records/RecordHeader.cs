@@ -34,23 +34,22 @@ internal readonly record struct RecordHeader(
     /// Decodes the record header at the start of <paramref name="r"/> (the rest of the buffer).
     /// </summary>
     /// <returns>False with a reason when the bytes are not a valid record (unknown kind, impossible size).</returns>
+    /// <remarks>
+    /// Every record of a trace comes through here, so each path checks the sizes first and then writes the header
+    /// once, straight into <paramref name="header"/>, rather than building it and copying it out.
+    /// </remarks>
     public static bool TryParse(ReadOnlySpan<byte> r, out RecordHeader header, out string? error)
     {
-        header = default;
-        error = null;
-        if (r.Length < 8)
-        {
-            error = "record header cut short";
-            return false;
-        }
+        if (r.Length < 8) return Fail(out header, out error, "record header cut short");
         byte type = r[2];
         byte flags = r[3];
         if ((flags & 0x10) != 0 && (flags & 0x80) != 0)
         {
             // TRACE_MESSAGE: u16 Size first; the optional fields are not needed to skip it.
             int size = BinaryPrimitives.ReadUInt16LittleEndian(r);
-            return Sized(r, size, 8, out header, out error,
-                new RecordHeader(RecordHeaderKind.TraceMessage, false, size, size, 0, 0, 0, -1, -1, Guid.Empty, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+            if ((error = SizeError(r, size, 8)) is not null) return Fail(out header);
+            header = new RecordHeader(RecordHeaderKind.TraceMessage, false, size, size, 0, 0, 0, -1, -1, Guid.Empty, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return true;
         }
         switch (type)
         {
@@ -59,22 +58,26 @@ internal readonly record struct RecordHeader(
                 bool full = type <= 2;
                 int headerSize = full ? 32 : 24;
                 int size = BinaryPrimitives.ReadUInt16LittleEndian(r[4..]);
-                if (r.Length < headerSize) { error = "system header cut short"; return false; }
-                return Sized(r, size, headerSize, out header, out error, new RecordHeader(
+                if (r.Length < headerSize) return Fail(out header, out error, "system header cut short");
+                if ((error = SizeError(r, size, headerSize)) is not null) return Fail(out header);
+                header = new RecordHeader(
                     full ? RecordHeaderKind.System : RecordHeaderKind.Compact, type % 2 == 0, size, headerSize, 0, 0,
                     BinaryPrimitives.ReadInt64LittleEndian(r[16..]),
                     BinaryPrimitives.ReadInt32LittleEndian(r[8..]),
                     BinaryPrimitives.ReadInt32LittleEndian(r[12..]),
-                    Guid.Empty, r[7], r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0));
+                    Guid.Empty, r[7], r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0);
+                return true;
             }
             case 16 or 17:
             {
                 int size = BinaryPrimitives.ReadUInt16LittleEndian(r[4..]);
-                if (r.Length < 16) { error = "perfinfo header cut short"; return false; }
-                return Sized(r, size, 16, out header, out error, new RecordHeader(
+                if (r.Length < 16) return Fail(out header, out error, "perfinfo header cut short");
+                if ((error = SizeError(r, size, 16)) is not null) return Fail(out header);
+                header = new RecordHeader(
                     RecordHeaderKind.PerfInfo, type == 17, size, 16, 0, 0,
                     BinaryPrimitives.ReadInt64LittleEndian(r[8..]), -1, -1,
-                    Guid.Empty, r[7], r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0));
+                    Guid.Empty, r[7], r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0);
+                return true;
             }
             case 18 or 19:
                 return ParseEventHeader(r, type == 19, out header, out error);
@@ -83,26 +86,26 @@ internal readonly record struct RecordHeader(
                 bool instance = type is 11 or 21;
                 int headerSize = instance ? 72 : 48;
                 int size = BinaryPrimitives.ReadUInt16LittleEndian(r);
-                if (r.Length < headerSize) { error = "classic header cut short"; return false; }
-                return Sized(r, size, headerSize, out header, out error, new RecordHeader(
+                if (r.Length < headerSize) return Fail(out header, out error, "classic header cut short");
+                if ((error = SizeError(r, size, headerSize)) is not null) return Fail(out header);
+                header = new RecordHeader(
                     instance ? RecordHeaderKind.Instance : RecordHeaderKind.Classic, type >= 20, size, headerSize, 0, 0,
                     BinaryPrimitives.ReadInt64LittleEndian(r[16..]),
                     BinaryPrimitives.ReadInt32LittleEndian(r[8..]),
                     BinaryPrimitives.ReadInt32LittleEndian(r[12..]),
-                    new Guid(r.Slice(24, 16)), 0, r[4], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r[6..]), r[5], 0, 0, 0, 0));
+                    new Guid(r.Slice(24, 16)), 0, r[4], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r[6..]), r[5], 0, 0, 0, 0);
+                return true;
             }
             default:
-                error = $"unknown record header type {type} (flags 0x{flags:X2})";
-                return false;
+                return Fail(out header, out error, $"unknown record header type {type} (flags 0x{flags:X2})");
         }
     }
 
     private static bool ParseEventHeader(ReadOnlySpan<byte> r, bool is64, out RecordHeader header, out string? error)
     {
-        header = default;
         const int HeaderSize = 80;
         int size = BinaryPrimitives.ReadUInt16LittleEndian(r);
-        if (r.Length < HeaderSize) { error = "event header cut short"; return false; }
+        if (r.Length < HeaderSize) return Fail(out header, out error, "event header cut short");
         ushort flags = BinaryPrimitives.ReadUInt16LittleEndian(r[4..]);
         int payload = HeaderSize;
         if ((flags & 0x0001) != 0 && size >= HeaderSize)
@@ -111,15 +114,16 @@ internal readonly record struct RecordHeader(
             int limit = Math.Min(size, r.Length);
             while (true)
             {
-                if (payload + 8 > limit) { error = "extended data item runs past the record"; return false; }
+                if (payload + 8 > limit) return Fail(out header, out error, "extended data item runs past the record");
                 int dataSize = BinaryPrimitives.ReadUInt16LittleEndian(r[(payload + 6)..]);
                 bool more = (BinaryPrimitives.ReadUInt16LittleEndian(r[(payload + 4)..]) & 1) != 0;
                 payload += (8 + dataSize + 7) & ~7;
-                if (payload > limit) { error = "extended data item runs past the record"; return false; }
+                if (payload > limit) return Fail(out header, out error, "extended data item runs past the record");
                 if (!more) break;
             }
         }
-        var parsed = new RecordHeader(
+        if ((error = SizeError(r, size, payload)) is not null) return Fail(out header);
+        header = new RecordHeader(
             RecordHeaderKind.EventHeader,
             (flags & 0x0020) != 0 ? false : (flags & 0x0040) != 0 || is64,
             size, payload, HeaderSize, payload - HeaderSize,
@@ -133,16 +137,24 @@ internal readonly record struct RecordHeader(
             BinaryPrimitives.ReadUInt16LittleEndian(r[46..]),
             BinaryPrimitives.ReadUInt64LittleEndian(r[48..]),
             flags);
-        return Sized(r, size, payload, out header, out error, parsed);
+        return true;
     }
 
-    private static bool Sized(ReadOnlySpan<byte> r, int size, int minimum, out RecordHeader header, out string? error, RecordHeader parsed)
+    /// <summary>Why a record of <paramref name="size"/> bytes with a <paramref name="minimum"/>-byte header cannot be, or null.</summary>
+    private static string? SizeError(ReadOnlySpan<byte> r, int size, int minimum) =>
+        size < minimum ? $"record size {size} is smaller than its {minimum}-byte header"
+        : size > r.Length ? $"record size {size} runs past the buffer's end ({r.Length} bytes left)"
+        : null;
+
+    private static bool Fail(out RecordHeader header)
     {
         header = default;
-        error = null;
-        if (size < minimum) { error = $"record size {size} is smaller than its {minimum}-byte header"; return false; }
-        if (size > r.Length) { error = $"record size {size} runs past the buffer's end ({r.Length} bytes left)"; return false; }
-        header = parsed;
-        return true;
+        return false;
+    }
+
+    private static bool Fail(out RecordHeader header, out string? error, string reason)
+    {
+        error = reason;
+        return Fail(out header);
     }
 }
