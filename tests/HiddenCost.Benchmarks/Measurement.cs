@@ -62,26 +62,17 @@ internal static class Measurement
     /// Runs the pass for at least two seconds (and twice): the JIT compiles hot methods again, optimised, only
     /// after they have run a while, so timing earlier would measure the compiler's tiers rather than the code.
     /// </summary>
-    private static void WarmUp(Func<long> pass)
+    public static void WarmUp(Func<long> pass)
     {
         var watch = Stopwatch.StartNew();
         for (int runs = 0; runs < 2 || watch.Elapsed < TimeSpan.FromSeconds(2); runs++) pass();
     }
 
-    /// <summary>The fastest of <paramref name="repeats"/> measurements (peaks taken over all of them).</summary>
-    public static PassResult Best(int repeats, long fileBytes, Func<long> pass, TimeSpan minimum)
+    /// <summary>The faster of two measurements of a pass, with the peaks of both.</summary>
+    public static PassResult Faster(PassResult a, PassResult b) => (a.Elapsed <= b.Elapsed ? a : b) with
     {
-        WarmUp(pass);
-        PassResult? best = null;
-        long peakWs = 0, peakHeap = 0, baseWs = long.MaxValue;
-        for (int i = 0; i < repeats; i++)
-        {
-            var r = Measure(fileBytes, pass, minimum);
-            peakWs = Math.Max(peakWs, r.PeakWorkingSet);
-            baseWs = Math.Min(baseWs, r.BaseWorkingSet);
-            peakHeap = Math.Max(peakHeap, r.PeakManagedHeap);
-            if (best is null || r.Elapsed < best.Elapsed) best = r;
-        }
-        return best! with { BaseWorkingSet = baseWs, PeakWorkingSet = peakWs, PeakManagedHeap = peakHeap };
-    }
+        BaseWorkingSet = Math.Min(a.BaseWorkingSet, b.BaseWorkingSet),
+        PeakWorkingSet = Math.Max(a.PeakWorkingSet, b.PeakWorkingSet),
+        PeakManagedHeap = Math.Max(a.PeakManagedHeap, b.PeakManagedHeap),
+    };
 }

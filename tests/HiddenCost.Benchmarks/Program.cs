@@ -37,7 +37,7 @@ if (single is not null && onlyPass is not null)
     // One pass over one trace, in a process of its own (how the large traces are measured), printed for the
     // parent process to read.
     using var reader = EtlReader.Open(single);
-    var result = MeasurePass(reader, onlyPass, repeats);
+    var result = MeasureInTurns(reader, new[] { onlyPass }, repeats)[onlyPass];
     Console.WriteLine(FormattableString.Invariant(
         $"RESULT {result.Events} {result.Elapsed.Ticks} {result.BaseWorkingSet} {result.PeakWorkingSet} {result.PeakManagedHeap} {result.Allocated} {(reader.Health.CompressedBuffers > 0 ? 1 : 0)}"));
     return 0;
@@ -80,37 +80,53 @@ return 0;
 static void Report(string name, string path, int repeats)
 {
     using var reader = EtlReader.Open(path);
-    var decode = MeasurePass(reader, "decode", repeats);
-    var session = MeasurePass(reader, "session", repeats);
-    var merge = MeasurePass(reader, "merge", repeats);
-    var header = MeasurePass(reader, "header", repeats);
-    PrintRow(name, reader.FileLength, reader.Health.CompressedBuffers > 0, decode, session, merge, header);
+    // The session pass apart: what it leaves to the collector (a trace's worth of state each pass) would slow the
+    // pass timed after it.
+    var best = MeasureInTurns(reader, new[] { "decode", "merge", "header" }, repeats);
+    best["session"] = MeasureInTurns(reader, new[] { "session" }, repeats)["session"];
+    PrintRow(name, reader.FileLength, reader.Health.CompressedBuffers > 0, best["decode"], best["session"], best["merge"], best["header"]);
     if (!reader.Health.IsClean) Console.WriteLine($"  ! {name}: {reader.Health.WarningCount} warnings, first: {reader.Health.Warnings[0]}");
 }
 
-// Each pass is measured after a warm-up long enough for the JIT's tiered compilation to settle, so the figures
-// are the code's steady-state speed and no pass pays for compiling what another pass runs later.
-static PassResult MeasurePass(EtlReader reader, string pass, int repeats)
+// The passes take turns: a timing of each, then the next round. On a machine whose speed drifts during the run
+// (a virtual machine's neighbours), passes timed one after the other's repeats would meet different conditions
+// and their ratio would show the drift; in turns, every pass meets the same ones. Each pass warms up first, long
+// enough for the JIT's tiered compilation to settle, so the figures are the code's steady-state speed.
+static Dictionary<string, PassResult> MeasureInTurns(EtlReader reader, string[] passes, int repeats)
 {
     var minimum = TimeSpan.FromMilliseconds(300);
-    if (pass == "header")
+    var runs = new List<(string Pass, bool ReadAhead, Func<long> Run)>();
+    foreach (var pass in passes)
     {
-        // The ceiling is the faster header-only walk: with read-ahead (decompression overlaps the walk) or
-        // without (no thread hand-over per buffer), whichever this machine runs faster.
-        reader.ReadAhead = false;
-        var alone = Measurement.Best(repeats, reader.FileLength, reader.CountRecordsInFileOrder, minimum);
-        reader.ReadAhead = true;
-        var ahead = Measurement.Best(repeats, reader.FileLength, reader.CountRecordsInFileOrder, minimum);
-        return ahead.Elapsed < alone.Elapsed ? ahead : alone;
+        switch (pass)
+        {
+            case "decode": runs.Add((pass, true, () => Pass(reader, TypedDecoding.Decode))); break;
+            case "session": runs.Add((pass, true, () => Pass(reader, TypedDecoding.Session))); break;
+            case "merge": runs.Add((pass, true, () => Pass(reader, null))); break;
+            case "header":
+                // The ceiling is the faster header-only walk: with read-ahead (decompression overlaps the walk) or
+                // without (no thread hand-over per buffer), whichever this machine runs faster.
+                runs.Add((pass, true, reader.CountRecordsInFileOrder));
+                runs.Add((pass, false, reader.CountRecordsInFileOrder));
+                break;
+            default: throw new ArgumentException($"unknown pass {pass} ({string.Join(", ", Passes())})");
+        }
     }
-    Func<long> run = pass switch
+    foreach (var (_, readAhead, run) in runs)
     {
-        "decode" => () => Pass(reader, TypedDecoding.Decode),
-        "session" => () => Pass(reader, TypedDecoding.Session),
-        "merge" => () => Pass(reader, null),
-        _ => throw new ArgumentException($"unknown pass {pass} (decode, session, merge, header)"),
-    };
-    return Measurement.Best(repeats, reader.FileLength, run, minimum);
+        reader.ReadAhead = readAhead;
+        Measurement.WarmUp(run);
+    }
+    var best = new Dictionary<string, PassResult>();
+    for (int round = 0; round < repeats; round++)
+        foreach (var (pass, readAhead, run) in runs)
+        {
+            reader.ReadAhead = readAhead;
+            var result = Measurement.Measure(reader.FileLength, run, minimum);
+            best[pass] = best.TryGetValue(pass, out var earlier) ? Measurement.Faster(earlier, result) : result;
+        }
+    reader.ReadAhead = true;
+    return best;
 }
 
 static void PrintRow(string name, long bytes, bool compressed, PassResult decode, PassResult session, PassResult merge, PassResult header)
@@ -138,7 +154,8 @@ static void Preamble(int repeats)
     Console.WriteLine("          read-ahead (buffers load on a second thread in the order the pass needs them, up to 8 MiB ahead; a pass");
     Console.WriteLine("          that would wait for a buffer still loading loads the next one due itself, so two cores load).");
     Console.WriteLine("% of header: events/s as a percentage of the header-only walk's (per byte the same ratio: all read the same file).");
-    Console.WriteLine($"Each figure: the best of {repeats} timings (each ≥ 300 ms of back-to-back passes) after ≥ 2 s of warm-up passes; files are read");
+    Console.WriteLine($"Each figure: the best of {repeats} timings (each ≥ 300 ms of back-to-back passes) after ≥ 2 s of warm-up passes, the passes");
+    Console.WriteLine("taking turns (a timing of each pass per round, so drift in the machine's speed meets them alike); files are read");
     Console.WriteLine(PassResult.UseCpuTime
         ? "through the OS cache; rates are per second of this process's CPU time (--cpu-time), so other work on the machine does not skew them.\n"
         : "through the OS cache; rates are per second of wall-clock time.\n");
@@ -148,33 +165,39 @@ static void Preamble(int repeats)
 }
 
 // A large trace: each pass in a process of its own, so each pass's peak memory is its own and not what building
-// the trace or an earlier pass left committed.
+// the trace or an earlier pass left committed. The passes take turns, a process each, round after round.
 static void RunSeparately(string path, int repeats)
 {
     var results = new Dictionary<string, PassResult>();
     bool compressed = false;
-    foreach (var pass in new[] { "decode", "session", "merge", "header" })
+    for (int round = 0; round < repeats; round++)
     {
-        var self = Environment.ProcessPath!;
-        var start = new System.Diagnostics.ProcessStartInfo(self) { RedirectStandardOutput = true };
-        if (Path.GetFileNameWithoutExtension(self) == "dotnet") start.ArgumentList.Add(typeof(LargeTraceBuilder).Assembly.Location);
-        foreach (var a in new[] { "--trace", path, "--pass", pass, "--repeats", repeats.ToString(System.Globalization.CultureInfo.InvariantCulture) }) start.ArgumentList.Add(a);
-        if (PassResult.UseCpuTime) start.ArgumentList.Add("--cpu-time");
-        using var child = System.Diagnostics.Process.Start(start)!;
-        var output = child.StandardOutput.ReadToEnd();
-        child.WaitForExit();
-        var line = output.Split('\n').FirstOrDefault(l => l.StartsWith("RESULT ", StringComparison.Ordinal));
-        if (child.ExitCode != 0 || line is null)
+        foreach (var pass in Passes())
         {
-            Console.WriteLine($"  ! {Path.GetFileName(path)}: the {pass} pass failed (exit {child.ExitCode}): {output.Trim()}");
-            return;
+            var self = Environment.ProcessPath!;
+            var start = new System.Diagnostics.ProcessStartInfo(self) { RedirectStandardOutput = true };
+            if (Path.GetFileNameWithoutExtension(self) == "dotnet") start.ArgumentList.Add(typeof(LargeTraceBuilder).Assembly.Location);
+            foreach (var a in new[] { "--trace", path, "--pass", pass, "--repeats", "1" }) start.ArgumentList.Add(a);
+            if (PassResult.UseCpuTime) start.ArgumentList.Add("--cpu-time");
+            using var child = System.Diagnostics.Process.Start(start)!;
+            var output = child.StandardOutput.ReadToEnd();
+            child.WaitForExit();
+            var line = output.Split('\n').FirstOrDefault(l => l.StartsWith("RESULT ", StringComparison.Ordinal));
+            if (child.ExitCode != 0 || line is null)
+            {
+                Console.WriteLine($"  ! {Path.GetFileName(path)}: the {pass} pass failed (exit {child.ExitCode}): {output.Trim()}");
+                return;
+            }
+            var f = line.Split(' ').Skip(1).Select(v => long.Parse(v, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
+            var result = new PassResult(f[0], TimeSpan.FromTicks(f[1]), new FileInfo(path).Length, f[2], f[3], f[4], f[5]);
+            results[pass] = results.TryGetValue(pass, out var earlier) ? Measurement.Faster(earlier, result) : result;
+            compressed |= f[6] == 1; // the header-only walk keeps its own health: the other passes say
         }
-        var f = line.Split(' ').Skip(1).Select(v => long.Parse(v, System.Globalization.CultureInfo.InvariantCulture)).ToArray();
-        results[pass] = new PassResult(f[0], TimeSpan.FromTicks(f[1]), new FileInfo(path).Length, f[2], f[3], f[4], f[5]);
-        compressed |= f[6] == 1; // the header-only walk keeps its own health: the other passes say
     }
     PrintRow(Path.GetFileName(path), new FileInfo(path).Length, compressed, results["decode"], results["session"], results["merge"], results["header"]);
 }
+
+static string[] Passes() => new[] { "decode", "session", "merge", "header" };
 
 static long Pass(EtlReader reader, Func<TypedDecoding>? typed)
 {
