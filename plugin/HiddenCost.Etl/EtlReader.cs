@@ -118,7 +118,11 @@ public sealed class EtlReader : IDisposable
         return count;
     }
 
-    public void Dispose() => _source.Dispose();
+    public void Dispose()
+    {
+        _source.Dispose();
+        _arrays.Clear();
+    }
 
     internal Merger StartMerge()
     {

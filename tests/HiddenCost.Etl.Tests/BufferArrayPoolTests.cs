@@ -44,13 +44,26 @@ public sealed class BufferArrayPoolTests
     }
 
     [TestMethod]
+    public void Clearing_gives_every_kept_array_up()
+    {
+        var pool = new BufferArrayPool(BufferSize);
+        pool.Return(pool.Rent(BufferSize));
+        pool.Clear();
+        Assert.AreEqual(0, pool.KeptCount);
+    }
+
+    [TestMethod]
     public void At_most_the_kept_bytes_limit_stays_in_the_pool()
     {
-        const int size = 16 * 1024 * 1024; // 32 MiB kept at most: two arrays, but always at least four
+        const int size = 16 * 1024 * 1024; // 32 MiB kept at most: two arrays
         var pool = new BufferArrayPool(size);
-        var arrays = Enumerable.Range(0, 6).Select(_ => pool.Rent(size)).ToList();
+        var arrays = Enumerable.Range(0, 4).Select(_ => pool.Rent(size)).ToList();
         foreach (var array in arrays) pool.Return(array);
-        Assert.AreEqual(4, pool.KeptCount);
+        Assert.AreEqual(2, pool.KeptCount);
+
+        var huge = new BufferArrayPool(64 * 1024 * 1024); // one array would pass the limit: none is kept
+        huge.Return(huge.Rent(64 * 1024 * 1024));
+        Assert.AreEqual(0, huge.KeptCount);
 
         var small = new BufferArrayPool(BufferSize);
         var many = Enumerable.Range(0, 600).Select(_ => small.Rent(BufferSize)).ToList();

@@ -8,7 +8,9 @@ namespace HiddenCost.Etl.Reading;
 /// a few dozen arrays of a size per core, fewer than a pass with read-ahead holds at once (a buffer per processor
 /// and up to 64 loaded ahead): it dropped the rest on return and allocated them again on the next pass, and arrays
 /// of 64 KiB buffers, below the large-object threshold, went through the collector's young generations while in
-/// use (net.4.5.2.x64: about 0.5 MB promoted by each young collection of the decode pass).
+/// use (net.4.5.2.x64: about 0.5 MB promoted by each young collection of the decode pass). Unlike the shared pool,
+/// this one does not shrink under memory pressure: it holds at most <see cref="MaxKeptBytes"/>, and only while
+/// its reader is open.
 /// Data of other sizes — more than the session's buffer size (relogged or damaged files), or less than half of it
 /// (partly filled buffers), where a whole array would hold more of the pass's memory budget than the bytes need —
 /// comes from the shared pool. Thread-safe: the read-ahead thread and the stream's thread rent and return.
@@ -24,7 +26,7 @@ internal sealed class BufferArrayPool
     public BufferArrayPool(int arraySize)
     {
         ArraySize = arraySize;
-        _maxKept = (int)Math.Max(4, MaxKeptBytes / arraySize);
+        _maxKept = (int)(MaxKeptBytes / arraySize); // none for buffers over 32 MiB: keeping even one would pass the limit
     }
 
     /// <summary>The length of every array this pool keeps.</summary>
@@ -37,6 +39,12 @@ internal sealed class BufferArrayPool
         {
             lock (_free) return _free.Count;
         }
+    }
+
+    /// <summary>Lets the collector have every kept array (the reader is done with them).</summary>
+    public void Clear()
+    {
+        lock (_free) _free.Clear();
     }
 
     /// <summary>An array of at least <paramref name="size"/> bytes, its contents undefined.</summary>
@@ -53,8 +61,8 @@ internal sealed class BufferArrayPool
 
     public void Return(byte[] array)
     {
-        // The shared pool's arrays are powers of two: one is this pool's size only when the session's is too, and
-        // then keeping it here is as good as giving it back there.
+        // Rent gives out shared-pool arrays only for sizes above ArraySize or at most half of it, so none of them
+        // has this pool's length: the length alone says where an array goes back.
         if (array.Length != ArraySize)
         {
             ArrayPool<byte>.Shared.Return(array);

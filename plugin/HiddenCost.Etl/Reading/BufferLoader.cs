@@ -26,7 +26,7 @@ internal readonly record struct LoadedBuffer(long Offset, byte[]? Data, int End,
 
 /// <summary>
 /// Loads buffers: reads the buffer header, checks every size it declares before anything is allocated,
-/// reads the data and decompresses XPRESS buffers into an array from the shared pool. Safe to call from
+/// reads the data and decompresses XPRESS buffers into an array from the reader's pool. Safe to call from
 /// several threads at once (the byte source reads at offsets and the memory budget is shared atomically).
 /// </summary>
 internal sealed class BufferLoader
