@@ -43,8 +43,13 @@ public readonly record struct ClrMethod(
     public string FullName => MethodNamespace.Length == 0 ? MethodName : MethodNamespace + "." + MethodName;
 
     // Runtime and rundown number these alike (143 load / DCStart, 144 unload / DCEnd): the id, then one provider read.
-    public static bool Matches(in EtwEvent e) =>
-        e.EventId is ClrProviders.MethodLoadVerboseId or ClrProviders.MethodUnloadVerboseId && ClrProviders.IsEither(e);
+    public static bool Matches(in EtwEvent e) => Matches(e, out _);
+
+    private static bool Matches(in EtwEvent e, out bool rundown)
+    {
+        rundown = false;
+        return e.EventId is ClrProviders.MethodLoadVerboseId or ClrProviders.MethodUnloadVerboseId && ClrProviders.IsEither(e, out rundown);
+    }
 
     /// <summary>Where the UTF-16 MethodNamespace starts (the three names follow one another).</summary>
     internal const int NamesOffset = 36;
@@ -58,10 +63,9 @@ public readonly record struct ClrMethod(
         kind = default;
         methodId = start = 0;
         size = 0;
-        if (!Matches(e)) return false;
+        if (!Matches(e, out bool rundown)) return false;
         var p = e.Payload;
         if (p.Length < NamesOffset) return false;
-        bool rundown = e.ProviderId == ClrProviders.Rundown;
         kind = e.EventId == 143
             ? (rundown ? ClrMethodEventKind.DCStart : ClrMethodEventKind.Load)
             : (rundown ? ClrMethodEventKind.DCEnd : ClrMethodEventKind.Unload);

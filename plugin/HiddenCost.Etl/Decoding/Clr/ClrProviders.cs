@@ -27,12 +27,14 @@ public static class ClrProviders
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static bool IsRundown(in EtwEvent e, ushort id) => e.EventId == id && e.Kind == RecordHeaderKind.EventHeader && e.ProviderId == Rundown;
 
-    /// <summary>A manifest event of either provider (for events both providers number alike).</summary>
+    /// <summary>A manifest event of either provider (for events both providers number alike), and which.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static bool IsEither(in EtwEvent e)
+    internal static bool IsEither(in EtwEvent e, out bool rundown)
     {
+        rundown = false;
         if (e.Kind != RecordHeaderKind.EventHeader) return false;
         var provider = e.ProviderId;
-        return provider == Runtime || provider == Rundown;
+        rundown = provider == Rundown;
+        return rundown || provider == Runtime;
     }
 }
