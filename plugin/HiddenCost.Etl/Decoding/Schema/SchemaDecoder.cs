@@ -45,8 +45,9 @@ public static class SchemaDecoder
     {
         long[]? rented = null;
         int flat = Math.Max(schema.FlatFieldCount, 0);
+        // Sized to the schema: the runtime zeroes stack space, and most schemas have a handful of fields.
         Span<long> values = flat <= 128
-            ? stackalloc long[128]
+            ? stackalloc long[flat]
             : (rented = ArrayPool<long>.Shared.Rent(flat));
         values = values[..flat];
         values.Clear();
