@@ -45,7 +45,9 @@ internal sealed class Merger : IDisposable
         var current = _current;
         if (current is not null)
         {
-            _threads.Observe(current.Current, current.CurrentRecord, current.Processor);
+            // Only thread events teach the context: the group is checked here, so no other record is sliced for it.
+            ref readonly var h = ref current.Current;
+            if (h.Group == KernelGroups.Thread) _threads.Observe(h, current.CurrentRecord, current.Processor);
             if (current.MoveNext()) _order.Replace(current.Current.Timestamp);
             else _order.Remove();
         }

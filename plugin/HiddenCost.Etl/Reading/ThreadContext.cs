@@ -20,10 +20,13 @@ internal sealed class ThreadContext
     public int ProcessOf(int threadId) =>
         threadId == 0 ? 0 : threadId > 0 && _processOfThread.TryGetValue(threadId, out var pid) ? pid : -1;
 
-    /// <summary>Learns from an event after it has been delivered (<paramref name="record"/>: the whole record).</summary>
+    /// <summary>
+    /// Learns from a Thread-group event after it has been delivered (<paramref name="record"/>: the whole record).
+    /// The merge offers only those, checking the group before it slices the record.
+    /// </summary>
     public void Observe(in RecordHeader h, ReadOnlySpan<byte> record, int cpu)
     {
-        if (h.Group != KernelGroups.Thread) return; // every other event, checked before anything is sliced
+        System.Diagnostics.Debug.Assert(h.Group == KernelGroups.Thread, "ThreadContext is offered Thread-group events only");
         if (h.Kind is not (RecordHeaderKind.System or RecordHeaderKind.Compact or RecordHeaderKind.PerfInfo)) return;
         var payload = record[h.PayloadOffset..h.Size];
         switch (h.Opcode)
