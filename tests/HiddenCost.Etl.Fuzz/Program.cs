@@ -1,11 +1,14 @@
 using HiddenCost.Etl.Fuzz;
+using HiddenCost.Synthetic.Model;
+using HiddenCost.Synthetic.Scenarios;
 using HiddenCost.TestSupport;
 using SharpFuzz;
 
 // Modes (README.md beside this file):
 //   (no arguments)            libFuzzer, through libfuzzer-dotnet
 //   --afl                     AFL, out of process (afl-fuzz ... dotnet HiddenCost.Etl.Fuzz.dll --afl)
-//   --corpus <dir>            writes seed inputs cut from the real samples in ../shared/etl-samples
+//   --corpus <dir>            writes seed inputs cut from the real samples in ../shared/etl-samples and from
+//                             the synthetic scenario traces
 //   --replay <file|dir>...    runs the target on saved inputs (a crash found by a fuzzer, or a corpus)
 switch (args.FirstOrDefault())
 {
@@ -38,10 +41,18 @@ static int Replay(IEnumerable<string> paths)
     return 0;
 }
 
-/// <summary>Seeds: each real sample's first buffers (small inputs fuzz fastest), named after the sample.</summary>
+/// <summary>
+/// Seeds, small because small inputs fuzz fastest: each real sample's first buffers, named after the sample, and
+/// pieces of the four synthetic scenario traces (the only traces with context switches, syscalls, DirNotify,
+/// registry and CLR contention events), written uncompressed with 4 KiB buffers so that mutations reach the
+/// decoders rather than an XPRESS stream: the first buffer (trace header and rundown) followed by five buffers from
+/// a quarter, half and three quarters of the way in.
+/// </summary>
 internal static class Corpus
 {
     private const int MaxSeedBytes = 64 * 1024;
+    private const int SyntheticBufferBytes = 4096;
+    private const int SyntheticBuffersPerSeed = 5;
 
     public static int Write(string folder)
     {
@@ -56,7 +67,41 @@ internal static class Corpus
             File.WriteAllBytes(target, seed.ToArray());
             Console.WriteLine($"{seed.Length,8} bytes  {target}");
         }
+        var settings = new TraceBuilderSettings { Compress = false, BufferSize = SyntheticBufferBytes, Stacks = StackEncoding.Keyed };
+        var scenarios = new (string Name, byte[] Bytes)[]
+        {
+            ("syscall-hook-storm", SyscallHookStorm.Generate(null, settings).Bytes),
+            ("spin-contention", SpinContention.Generate(null, settings with { Stacks = StackEncoding.Plain }).Bytes),
+            ("notify-buffer-storm", NotifyBufferStorm.Generate(null, settings).Bytes),
+            ("event-log-render", EventLogRender.Generate(null, settings).Bytes),
+        };
+        foreach (var (name, bytes) in scenarios)
+        {
+            var buffers = Buffers(bytes);
+            for (int quarter = 1; quarter <= 3; quarter++)
+            {
+                using var seed = new MemoryStream();
+                seed.Write(bytes, 0, buffers[0].Size);
+                foreach (var (offset, size) in buffers.Skip(buffers.Count * quarter / 4).Take(SyntheticBuffersPerSeed)) seed.Write(bytes, offset, size);
+                var target = Path.Combine(folder, $"synthetic_{name}_{quarter}of4.etl");
+                File.WriteAllBytes(target, seed.ToArray());
+                Console.WriteLine($"{seed.Length,8} bytes  {target}");
+            }
+        }
         return 0;
+    }
+
+    private static List<(int Offset, int Size)> Buffers(byte[] bytes)
+    {
+        var buffers = new List<(int, int)>();
+        for (int at = 0; at + 0x48 <= bytes.Length;)
+        {
+            int size = BitConverter.ToInt32(bytes, at);
+            if (size < 0x48 || at + size > bytes.Length) break;
+            buffers.Add((at, size));
+            at += size;
+        }
+        return buffers;
     }
 
     /// <summary>Whole buffers up to 64 KiB (at least the first buffer, which holds the trace header).</summary>
