@@ -1,12 +1,9 @@
 using HiddenCost.Etl.Decoding;
-using HiddenCost.Etl.Decoding.Clr;
 using HiddenCost.Etl.Decoding.Kernel;
-using HiddenCost.Etl.Decoding.KernelTraceControl;
 using HiddenCost.Etl.Decoding.Manifest;
-using HiddenCost.Etl.Decoding.Rpc;
-using HiddenCost.Etl.Decoding.Wmi;
 using HiddenCost.Etl.Stacks;
 using HiddenCost.Etl.State;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Etl.Fuzz;
 
@@ -54,7 +51,7 @@ internal static class FuzzTarget
                 keys.Observe(e);
                 if (stacks.Observe(e) || generic.Observe(e)) continue;
                 if (SampledProfile.TryDecode(e, out _)) samples.Add((stacks.Expect(e), e.ProcessId, e.TimeNs));
-                sum += DecodeEverything(e, strings);
+                sum += EveryDecoder.Decode(e, strings, Frames);
                 if (generic.DecodeToList(e, out _, out _) is { } fields) sum += fields.Count;
             }
             stacks.Complete();
@@ -67,45 +64,5 @@ internal static class FuzzTarget
             GC.KeepAlive(sum);
             return Result.Read;
         }
-    }
-
-    /// <summary>Every typed decoder on the event (each refuses what is not its own).</summary>
-    private static long DecodeEverything(in EtwEvent e, StringPool strings)
-    {
-        long decoded = 0;
-        if (ProcessEvent.TryDecode(e, out _, strings)) decoded++;
-        if (ThreadEvent.TryDecode(e, out _)) decoded++;
-        if (ThreadSetName.TryDecode(e, out _, strings)) decoded++;
-        if (ImageEvent.TryDecode(e, out _, strings)) decoded++;
-        if (ContextSwitch.TryDecode(e, out _)) decoded++;
-        if (ReadyThread.TryDecode(e, out _)) decoded++;
-        if (ProfileInterval.TryDecode(e, out _, strings)) decoded++;
-        if (SystemCallEnter.TryDecode(e, out _)) decoded++;
-        if (SystemCallExit.TryDecode(e, out _)) decoded++;
-        if (StackWalkStack.TryDecode(e, out var stack)) decoded += stack.CopyFrames(e.Payload, Frames);
-        if (StackKeyDefinition.TryDecode(e, out var definition)) decoded += definition.CopyFrames(e.Payload, Frames);
-        if (StackKeyReference.TryDecode(e, out _)) decoded++;
-        if (FileIoName.TryDecode(e, out _, strings)) decoded++;
-        if (FileIoCreate.TryDecode(e, out _, strings)) decoded++;
-        if (FileIoSimpleOp.TryDecode(e, out _)) decoded++;
-        if (FileIoReadWrite.TryDecode(e, out _)) decoded++;
-        if (FileIoInfo.TryDecode(e, out _)) decoded++;
-        if (FileIoDirEnum.TryDecode(e, out _, strings)) decoded++;
-        if (FileIoOperationEnd.TryDecode(e, out _)) decoded++;
-        if (PageFault.TryDecode(e, out _)) decoded++;
-        if (HardFault.TryDecode(e, out _)) decoded++;
-        if (RegistryEvent.TryDecode(e, out _, strings)) decoded++;
-        if (ImageIdEvent.TryDecode(e, out _, strings)) decoded++;
-        if (DbgIdRsds.TryDecode(e, out _, strings)) decoded++;
-        if (VolumeMapping.TryDecode(e, out _)) decoded++;
-        if (ClrMethod.TryDecode(e, out _, strings)) decoded++;
-        if (ClrModule.TryDecode(e, out _, strings)) decoded++;
-        if (ClrContentionStart.TryDecode(e, out _)) decoded++;
-        if (ClrContentionStop.TryDecode(e, out _)) decoded++;
-        if (RpcCallStart.TryDecode(e, out _, strings)) decoded++;
-        if (RpcCallStop.TryDecode(e, out _)) decoded++;
-        if (WmiOperationStart.TryDecode(e, out _, strings)) decoded++;
-        if (WmiOperationEnd.TryDecode(e, out _)) decoded++;
-        return decoded;
     }
 }

@@ -11,6 +11,7 @@ using HiddenCost.Etl.Records;
 using HiddenCost.Etl.Stacks;
 using HiddenCost.Etl.State;
 using HiddenCost.Etl.Tests.Support;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Etl.Tests.Decoding;
 
@@ -48,7 +49,7 @@ public sealed class HostileInputTests
             random.NextBytes(payload);
             var e = SyntheticEvent.Kernel(group, opcodes[random.Next(opcodes.Length)], (byte)random.Next(0, 6), payload,
                 is64: random.Next(2) == 0, timestamp: i, timeNs: i);
-            DecodeEverything(e);
+            EveryDecoder.Decode(e);
             state.Observe(e);
             stacks.Observe(e);
             files.Observe(e);
@@ -73,10 +74,10 @@ public sealed class HostileInputTests
             var payload = new byte[random.Next(0, 80)];
             random.NextBytes(payload);
             var e = SyntheticEvent.Manifest(provider, ids[random.Next(ids.Length)], (byte)random.Next(0, 4), payload, is64: random.Next(2) == 0, processId: 5);
-            DecodeEverything(e);
+            EveryDecoder.Decode(e);
             state.Observe(e);
             var classic = SyntheticEvent.Classic(KernelTraceControlIds.ImageIdTask, (byte)(random.Next(2) == 0 ? 0 : 0x24), 2, payload);
-            DecodeEverything(classic);
+            EveryDecoder.Decode(classic);
             state.Observe(classic);
         }
         Assert.IsTrue(state.MethodCount >= 0);
@@ -138,42 +139,5 @@ public sealed class HostileInputTests
         Assert.IsTrue(new TraceLoggingDecoder().TryGetSchema(e, out var schema));
         FieldCollector.Collect(schema, e.Payload, 8, null, out var status);
         Assert.AreEqual(DecodeStatus.Invalid, status);
-    }
-
-    private static void DecodeEverything(in EtwEvent e)
-    {
-        ProcessEvent.TryDecode(e, out _);
-        ThreadEvent.TryDecode(e, out _);
-        ThreadSetName.TryDecode(e, out _);
-        ImageEvent.TryDecode(e, out _);
-        ContextSwitch.TryDecode(e, out _);
-        ReadyThread.TryDecode(e, out _);
-        SampledProfile.TryDecode(e, out _);
-        ProfileInterval.TryDecode(e, out _);
-        SystemCallEnter.TryDecode(e, out _);
-        SystemCallExit.TryDecode(e, out _);
-        if (StackWalkStack.TryDecode(e, out var stack)) stack.CopyFrames(e.Payload, new ulong[8]);
-        if (StackKeyDefinition.TryDecode(e, out var definition)) definition.CopyFrames(e.Payload, new ulong[8]);
-        StackKeyReference.TryDecode(e, out _);
-        FileIoName.TryDecode(e, out _);
-        FileIoCreate.TryDecode(e, out _);
-        FileIoSimpleOp.TryDecode(e, out _);
-        FileIoReadWrite.TryDecode(e, out _);
-        FileIoInfo.TryDecode(e, out _);
-        FileIoDirEnum.TryDecode(e, out _);
-        FileIoOperationEnd.TryDecode(e, out _);
-        PageFault.TryDecode(e, out _);
-        HardFault.TryDecode(e, out _);
-        RegistryEvent.TryDecode(e, out _);
-        ImageIdEvent.TryDecode(e, out _);
-        DbgIdRsds.TryDecode(e, out _);
-        ClrMethod.TryDecode(e, out _);
-        ClrModule.TryDecode(e, out _);
-        ClrContentionStart.TryDecode(e, out _);
-        ClrContentionStop.TryDecode(e, out _);
-        RpcCallStart.TryDecode(e, out _);
-        RpcCallStop.TryDecode(e, out _);
-        WmiOperationStart.TryDecode(e, out _);
-        WmiOperationEnd.TryDecode(e, out _);
     }
 }
