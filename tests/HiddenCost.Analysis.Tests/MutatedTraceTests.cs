@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
 
@@ -18,7 +19,7 @@ namespace HiddenCost.Analysis.Tests;
 public sealed class MutatedTraceTests
 {
     private const int CasesPerScenario = 40;
-    private const int BufferHeaderSize = 0x48;
+    private const int BufferHeaderSize = FileBuffers.HeaderSize;
     private static readonly TimeSpan CaseTimeout = TimeSpan.FromSeconds(30);
 
     private static int Scale => int.TryParse(Environment.GetEnvironmentVariable("HIDDENCOST_MUTATION_SCALE"), out var s) && s > 0 ? s : 1;
@@ -32,7 +33,7 @@ public sealed class MutatedTraceTests
     public void Damaged_scenario_traces_are_rejected_or_analysed_with_visible_warnings_synthetic(string scenario)
     {
         var original = Generate(scenario);
-        var buffers = BufferOffsets(original);
+        var buffers = FileBuffers.Walk(original);
         Assert.IsTrue(buffers.Count > 4, $"{scenario}: {buffers.Count} buffers");
         int rejected = 0, warned = 0;
         var path = Path.Combine(Path.GetTempPath(), $"hiddencost-mutated-{scenario}-{Guid.NewGuid():N}.etl");
@@ -94,21 +95,7 @@ public sealed class MutatedTraceTests
         };
     }
 
-    /// <summary>Where each buffer starts (the first u32 of a buffer header is its size).</summary>
-    private static List<int> BufferOffsets(byte[] bytes)
-    {
-        var offsets = new List<int>();
-        for (int at = 0; at + BufferHeaderSize <= bytes.Length;)
-        {
-            int size = BinaryPrimitives.ReadInt32LittleEndian(bytes.AsSpan(at));
-            if (size < BufferHeaderSize || at + size > bytes.Length) break;
-            offsets.Add(at);
-            at += size;
-        }
-        return offsets;
-    }
-
-    private static byte[] Mutate(byte[] original, List<int> buffers, Random random, out string what)
+    private static byte[] Mutate(byte[] original, List<(int Offset, int Size)> buffers, Random random, out string what)
     {
         var bytes = (byte[])original.Clone();
         switch (random.Next(4))
@@ -119,8 +106,7 @@ public sealed class MutatedTraceTests
                 int flips = random.Next(1, 17);
                 for (int f = 0; f < flips; f++)
                 {
-                    int buffer = buffers[random.Next(buffers.Count)];
-                    int size = BinaryPrimitives.ReadInt32LittleEndian(original.AsSpan(buffer));
+                    var (buffer, size) = buffers[random.Next(buffers.Count)];
                     bytes[buffer + BufferHeaderSize + random.Next(size - BufferHeaderSize)] ^= (byte)(1 << random.Next(8));
                 }
                 what = $"{flips} bit flips in buffer data";

@@ -77,7 +77,7 @@ internal static class Corpus
         };
         foreach (var (name, bytes) in scenarios)
         {
-            var buffers = Buffers(bytes);
+            var buffers = FileBuffers.Walk(bytes);
             for (int quarter = 1; quarter <= 3; quarter++)
             {
                 using var seed = new MemoryStream();
@@ -91,27 +91,13 @@ internal static class Corpus
         return 0;
     }
 
-    private static List<(int Offset, int Size)> Buffers(byte[] bytes)
-    {
-        var buffers = new List<(int, int)>();
-        for (int at = 0; at + 0x48 <= bytes.Length;)
-        {
-            int size = BitConverter.ToInt32(bytes, at);
-            if (size < 0x48 || at + size > bytes.Length) break;
-            buffers.Add((at, size));
-            at += size;
-        }
-        return buffers;
-    }
-
     /// <summary>Whole buffers up to 64 KiB (at least the first buffer, which holds the trace header).</summary>
     private static int SeedLength(byte[] bytes)
     {
         int length = 0;
-        while (length + 0x48 <= bytes.Length)
+        foreach (var (_, size) in FileBuffers.Walk(bytes))
         {
-            int size = BitConverter.ToInt32(bytes, length);
-            if (size < 0x48 || length + size > bytes.Length || (length > 0 && length + size > MaxSeedBytes)) break;
+            if (length > 0 && length + size > MaxSeedBytes) break;
             length += size;
         }
         return length;
