@@ -186,6 +186,70 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Demand_zero_fault_counts_once_per_directory_whichever_watchers_lie_between()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.FileName(DirKey + 8, @"\Device\HarddiskVolume3\Other");
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Arm(11, 2, DirObject + 8, DirKey + 8, Reader, TwoMiB);          // another directory's watch in between
+        t.Arm(12, 3, DirObject + 16, DirKey, new ProcessRef(400, 0, "indexer.exe"), TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        t.DemandZero(21, Builder);
+        var (_, victims) = t.Build();
+        int row = victims.Rows.ToList().FindIndex(r => (string?)r[victims.Spec.IndexOf("Directory")] == Dir);
+        Assert.AreEqual(1L, Cell(victims, row, "Demand-Zero Faults"));
+        Assert.AreEqual(1L, Cell(victims, row, "File Operations"));
+    }
+
+    [TestMethod]
+    public void Change_under_nested_watched_directories_counts_once_in_each()
+    {
+        var t = new DirectoryNotifyTracker();
+        const string Parent = @"\Device\HarddiskVolume3\Build";
+        t.FileName(DirKey, Dir);
+        t.FileName(DirKey + 8, Parent);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Arm(11, 2, DirObject + 8, DirKey + 8, Reader, TwoMiB);
+        t.Arm(12, 3, DirObject + 16, DirKey, new ProcessRef(400, 0, "indexer.exe"), TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        var (_, victims) = t.Build();
+        Assert.AreEqual(2, victims.Rows.Count);
+        for (int i = 0; i < 2; i++)
+        {
+            Assert.AreEqual(1L, Cell(victims, i, "File Operations"), (string?)Cell(victims, i, "Directory"));
+            Assert.AreEqual(1L, Cell(victims, i, "Creates"), (string?)Cell(victims, i, "Directory"));
+        }
+    }
+
+    [TestMethod]
+    public void Processes_known_only_at_the_end_are_resolved_at_build_into_one_row_each()
+    {
+        // Memory-mode traces: while the pass runs, each thread's process is a stand-in; the end rundown says whose.
+        var watcherThread1 = new ProcessRef(-1, long.MinValue, "Unknown") { PendingThreadId = 11 };
+        var watcherThread2 = new ProcessRef(-1, long.MinValue, "Unknown") { PendingThreadId = 12 };
+        var builderThread = new ProcessRef(-1, long.MinValue, "Unknown") { PendingThreadId = 21 };
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, watcherThread1, TwoMiB);
+        t.Create(20, 0, 0x70, builderThread, $@"{Dir}\a", 2);
+        t.DemandZero(21, builderThread);
+        t.OperationEnd(30, 1, 100, 0);
+        t.Arm(31, 2, DirObject, DirKey, watcherThread2, TwoMiB);           // re-armed from another thread-pool thread
+        t.Create(40, 0, 0x71, builderThread, $@"{Dir}\b", 2);
+        t.OperationEnd(50, 2, 100, 0);
+        var (buffers, victims) = t.Build(p => p.PendingThreadId switch { 11 or 12 => Watcher, 21 => Builder, _ => p });
+        Assert.AreEqual(1, buffers.Rows.Count);
+        Assert.AreEqual("watcher.exe", Cell(buffers, 0, "Process"));
+        Assert.AreEqual(2L, Cell(buffers, 0, "Arms"));
+        Assert.AreEqual(2L, Cell(buffers, 0, "Completions"));
+        Assert.AreEqual("builder.exe (200)", Cell(buffers, 0, "Victim Processes"));
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual(2L, Cell(victims, 0, "Creates"));
+        Assert.AreEqual(1L, Cell(victims, 0, "Demand-Zero Faults"));
+    }
+
+    [TestMethod]
     public void Recommendation_doubles_the_largest_batch_and_caps_at_64_KiB()
     {
         Assert.AreEqual(8192L, BufferRecommendation.For(TwoMiB, completions: 5, overflows: 0, largestBatchBytes: 3000));

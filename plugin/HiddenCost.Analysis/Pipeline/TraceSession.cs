@@ -15,6 +15,10 @@ public sealed class TraceSession : IStackListener
 {
     private readonly List<IStackListener> _stackListeners = new();
     private readonly Dictionary<ProcessInfo, ProcessRef> _processRefs = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<int, ProcessRef> _unnamed = new();
+    private readonly Dictionary<int, ProcessRef> _pendingByThread = new();
+    private readonly Dictionary<ProcessRef, (long FirstNs, int ProcessIdHint)> _pending = new(ReferenceEqualityComparer.Instance);
+    private bool _complete;
 
     public TraceSession()
     {
@@ -37,7 +41,11 @@ public sealed class TraceSession : IStackListener
     }
 
     /// <summary>Call once after the last event: finishes stacks still waiting for their user part.</summary>
-    public void Complete() => Stacks.Complete();
+    public void Complete()
+    {
+        Stacks.Complete();
+        _complete = true;
+    }
 
     void IStackListener.OnStack(in StackMatch match)
     {
@@ -49,17 +57,55 @@ public sealed class TraceSession : IStackListener
     {
         if (processId < 0) return ProcessRef.Unknown;
         var info = State.GetProcess(processId, timeNs);
-        if (info is null) return processId == 0 ? Idle : new ProcessRef(processId, long.MinValue, $"Process {processId}");
+        if (info is null)
+        {
+            if (processId == 0) return Idle;
+            if (!_unnamed.TryGetValue(processId, out var unnamed))
+                _unnamed[processId] = unnamed = new ProcessRef(processId, long.MinValue, $"Process {processId}");
+            return unnamed;
+        }
         if (!_processRefs.TryGetValue(info, out var process))
             _processRefs[info] = process = new ProcessRef(info.ProcessId, info.StartTimeNs, info.ImageName.Length > 0 ? info.ImageName : $"Process {processId}");
         return process;
     }
 
-    /// <summary>The process of thread <paramref name="threadId"/> at that time, else of <paramref name="fallbackProcessId"/>.</summary>
+    /// <summary>
+    /// The process of thread <paramref name="threadId"/> at that time, else of <paramref name="fallbackProcessId"/>.
+    /// During the pass, a thread the trace has not described yet (nor its process) gets a stand-in for its process
+    /// (<see cref="ProcessRef.PendingThreadId"/>): WPR's memory mode describes what predates the trace only in the
+    /// rundown at its end. Analyses that keep processes from the pass pass them through <see cref="Final"/> after it.
+    /// </summary>
     public ProcessRef ProcessOfThread(int threadId, long timeNs, int fallbackProcessId = -1)
     {
         var thread = threadId > 0 ? State.GetThread(threadId, timeNs) : null;
-        return Process(thread?.ProcessId ?? fallbackProcessId, timeNs);
+        if (thread is not null)
+        {
+            if (_pendingByThread.Count > 0) _pendingByThread.Remove(threadId); // a later unknown stretch of this id is another thread
+            return Process(thread.ProcessId, timeNs);
+        }
+        if (_complete || threadId <= 0 || (fallbackProcessId >= 0 && State.GetProcess(fallbackProcessId, timeNs) is not null))
+            return Process(fallbackProcessId, timeNs);
+        if (!_pendingByThread.TryGetValue(threadId, out var pending))
+        {
+            pending = new ProcessRef(fallbackProcessId, long.MinValue, fallbackProcessId >= 0 ? $"Process {fallbackProcessId}" : ProcessRef.Unknown.Name)
+            {
+                PendingThreadId = threadId,
+            };
+            _pendingByThread[threadId] = pending;
+            _pending[pending] = (timeNs, fallbackProcessId);
+        }
+        return pending;
+    }
+
+    /// <summary>
+    /// After the pass: the process a stand-in from <see cref="ProcessOfThread"/> stood for, now that the whole
+    /// trace (its end rundown included) has been read; any other process as it is.
+    /// </summary>
+    public ProcessRef Final(ProcessRef process)
+    {
+        if (process.PendingThreadId == 0 || !_pending.TryGetValue(process, out var seen)) return process;
+        var thread = State.GetThread(process.PendingThreadId, seen.FirstNs);
+        return Process(thread?.ProcessId ?? seen.ProcessIdHint, seen.FirstNs);
     }
 
     private static readonly ProcessRef Idle = new(0, long.MinValue, "Idle");

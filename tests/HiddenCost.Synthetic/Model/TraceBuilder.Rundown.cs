@@ -39,22 +39,7 @@ public sealed partial class TraceBuilder
         if (SampleIntervalTicks > 0)
             _records.Add(PerfInfoEvents.ProfileInterval(Next(), true, (uint)(SampleIntervalTicks * 10_000_000 / Etl.PerfFrequency)));
 
-        foreach (var process in _processes.OrderBy(p => p.Pid))
-        {
-            if (process.StartQpc is null)
-                _records.Add(ProcessEvents.Lifetime(Next(), ProcessEvents.DCStartType, ToProcessInfo(process)));
-            if (process.Pid == 0)
-            {
-                // One idle thread per processor, all with id 0.
-                for (var cpu = 0; cpu < Settings.Cpus; cpu++)
-                    _records.Add(ThreadEvents.Lifetime(Next(IdleThread), ThreadEvents.DCStartType, ToThreadInfo(IdleThread)));
-            }
-            foreach (var thread in process.Threads.Where(th => th.StartQpc is null && th.Tid != 0))
-                _records.Add(ThreadEvents.Lifetime(Next(thread), ThreadEvents.DCStartType, ToThreadInfo(thread)));
-            var images = process.Pid == 0 ? _kernelModules : process.Images.Where(i => i.LoadQpc is null).ToList();
-            foreach (var image in images)
-                AddImageEvents(Next(), ImageEvents.DCStartType, image);
-        }
+        if (!Settings.RundownAtEndOnly) EmitSystemRundown(Next, ProcessEvents.DCStartType, ThreadEvents.DCStartType, ImageEvents.DCStartType);
         foreach (var factory in _startRundown) _records.Add(factory(Next()));
 
         foreach (var process in _processes.Where(p => p.StartQpc is not null))
@@ -86,11 +71,39 @@ public sealed partial class TraceBuilder
             return OnCpu(0, t, ControllerThread);
         }
 
+        if (Settings.RundownAtEndOnly)
+            EmitSystemRundown(thread => Next(), ProcessEvents.DCEndType, ThreadEvents.DCEndType, ImageEvents.DCEndType);
         foreach (var factory in _endRundown) _records.Add(factory(Next()));
         foreach (var (key, frames) in _keyDefinitions)
             _records.Add(StackWalkEvents.KeyDefinition(Next(), true, key, frames));
         if (SampleIntervalTicks > 0)
             _records.Add(PerfInfoEvents.ProfileInterval(Next(), false, (uint)(SampleIntervalTicks * 10_000_000 / Etl.PerfFrequency)));
+    }
+
+    /// <summary>
+    /// Per process (System and Idle first) its Process rundown event, Thread rundown events and Image rundown events
+    /// for what existed before the trace: DCStart at the start, or DCEnd at the end for what is still alive then.
+    /// </summary>
+    private void EmitSystemRundown(Func<SyntheticThread?, EventContext> next, byte processType, byte threadType, byte imageType)
+    {
+        bool atEnd = processType == ProcessEvents.DCEndType;
+        foreach (var process in _processes.OrderBy(p => p.Pid))
+        {
+            if (atEnd && process.EndQpc is not null) continue; // ended during the trace: its End event describes it
+            if (process.StartQpc is null || atEnd)
+                _records.Add(ProcessEvents.Lifetime(next(null), processType, ToProcessInfo(process)));
+            if (process.Pid == 0)
+            {
+                // One idle thread per processor, all with id 0.
+                for (var cpu = 0; cpu < Settings.Cpus; cpu++)
+                    _records.Add(ThreadEvents.Lifetime(next(IdleThread), threadType, ToThreadInfo(IdleThread)));
+            }
+            foreach (var thread in process.Threads.Where(th => (atEnd ? th.EndQpc is null : th.StartQpc is null) && th.Tid != 0))
+                _records.Add(ThreadEvents.Lifetime(next(thread), threadType, ToThreadInfo(thread)));
+            var images = process.Pid == 0 ? _kernelModules : process.Images.Where(i => i.LoadQpc is null || atEnd).ToList();
+            foreach (var image in images)
+                AddImageEvents(next(null), imageType, image);
+        }
     }
 
     private void AddImageEvents(EventContext c, byte type, SyntheticImage image)

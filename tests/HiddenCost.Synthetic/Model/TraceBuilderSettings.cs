@@ -30,6 +30,13 @@ public sealed record TraceBuilderSettings
     /// <summary>Seed of every random choice (sample jitter, stack variants); same seed, same bytes.</summary>
     public ulong Seed { get; init; } = 1;
 
+    /// <summary>
+    /// Describes the processes, threads and images that existed before the trace only in a DCEnd rundown at its end,
+    /// as WPR's memory mode (the default of `wpr -start`) saves them: its circular buffers have overwritten the start
+    /// rundown by then. Off: a DCStart rundown at the start, as a file-mode recording has it.
+    /// </summary>
+    public bool RundownAtEndOnly { get; init; }
+
     /// <summary>Time reserved for the start rundown before scenario activity begins.</summary>
     public double RundownMs { get; init; } = 2.0;
 

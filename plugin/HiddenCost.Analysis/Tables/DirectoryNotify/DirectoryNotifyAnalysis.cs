@@ -96,7 +96,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
-        var (buffers, victims) = _tracker.Build();
+        var (buffers, victims) = _tracker.Build(_session.Final);
         if (_dirNotify == 0)
         {
             var missing = new List<string> { "FileIo DirNotify" };

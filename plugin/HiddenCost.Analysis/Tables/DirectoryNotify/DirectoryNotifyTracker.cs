@@ -7,7 +7,9 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// The Directory Notify analysis without ETW types: fed decoded FileIo and page-fault facts in time order,
 /// it tracks every watch handle, matches completions to arms by IRP, attributes file changes in watched
 /// directories to victim processes, and builds the two tables. Names may arrive late (file rundown comes at
-/// the end of a trace), so changes it cannot place yet are kept, bounded, and placed at the end.
+/// the end of a trace), so changes it cannot place yet are kept, bounded, and placed at the end. So may processes
+/// (WPR's memory mode describes them only in the rundown at the end): <see cref="Build"/> takes the mapping from
+/// the processes it was given to the processes they turned out to be.
 /// </summary>
 public sealed class DirectoryNotifyTracker
 {
@@ -21,6 +23,7 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchHandle> _active = new();
     private readonly Dictionary<(ProcessRef Process, ulong Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
+    private readonly List<ulong> _counted = new();
     private long _droppedChanges;
 
     /// <summary>A name event: FileKey (or FileObject) → NT path.</summary>
@@ -35,6 +38,10 @@ public sealed class DirectoryNotifyTracker
         if (!_handles.TryGetValue(fileObject, out var handle) || handle.EndNs != long.MaxValue
             || handle.Process != process || handle.BufferBytes != bufferBytes)
         {
+            // Another process or buffer size on a handle still watching: the old watch is over. (Stand-ins for
+            // processes the trace describes only at its end differ per thread; their handles are one row again
+            // once Build has resolved them.)
+            if (handle is not null && handle.EndNs == long.MaxValue) End(handle, t);
             handle = new WatchHandle(fileObject, fileKey != 0 ? fileKey : fileObject, process, bufferBytes, t);
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
@@ -104,20 +111,22 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
     public void DemandZero(long t, ProcessRef process)
     {
-        ulong previous = 0;
+        _counted.Clear();
         for (int i = 0; i < _active.Count; i++)
         {
             var h = _active[i];
-            if (h.Directory == previous || h.Process == process) continue;
-            previous = h.Directory;
+            if (h.Process == process || _counted.Contains(h.Directory)) continue; // one fault, once per directory
+            _counted.Add(h.Directory);
             Counts(process, h.Directory).DemandZeroFaults++;
         }
     }
 
-    public (Table Buffers, Table Victims) Build()
+    /// <param name="final">The process each process given to the tracker turned out to be (identity when null).</param>
+    public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null)
     {
         foreach (var d in _deferred) Place(d.Time, d.Kind, d.Process, d.Path ?? _names.GetValueOrDefault(d.FileKey), fromDeferred: true);
         _deferred.Clear();
+        if (final is not null) Resolve(final);
 
         var watchersByDirectory = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Select(h => h.Process).ToHashSet());
         var victimsByDirectory = _victims
@@ -158,6 +167,21 @@ public sealed class DirectoryNotifyTracker
         return (buffers, victimTable);
     }
 
+    /// <summary>Puts every watch handle and victim count under the process it turned out to be, merging counts.</summary>
+    private void Resolve(Func<ProcessRef, ProcessRef> final)
+    {
+        foreach (var h in _allHandles) h.Process = final(h.Process);
+        var merged = new Dictionary<(ProcessRef Process, ulong Directory), VictimCounts>();
+        foreach (var ((process, directory), c) in _victims)
+        {
+            var key = (final(process), directory);
+            if (merged.TryGetValue(key, out var into)) into.Add(c);
+            else merged[key] = c;
+        }
+        _victims.Clear();
+        foreach (var (key, c) in merged) _victims[key] = c;
+    }
+
     private void Record(long t, FileChangeKind kind, ProcessRef process, string? path, ulong fileKey)
     {
         if (_active.Count == 0) return;
@@ -178,14 +202,14 @@ public sealed class DirectoryNotifyTracker
             _droppedChanges++;
             return;
         }
-        ulong counted = 0;
+        _counted.Clear();
         var candidates = fromDeferred ? _allHandles : _active;
         for (int i = 0; i < candidates.Count; i++)
         {
             var h = candidates[i];
-            if (h.Directory == counted || t < h.FirstArmNs || t >= h.EndNs) continue;
+            if (t < h.FirstArmNs || t >= h.EndNs || _counted.Contains(h.Directory)) continue; // one change, once per directory
             if (!_names.TryGetValue(h.Directory, out var directory) || !IsInside(path, directory)) continue;
-            counted = h.Directory;
+            _counted.Add(h.Directory);
             var c = Counts(process, h.Directory);
             c.Operations++;
             switch (kind)
@@ -228,7 +252,7 @@ public sealed class DirectoryNotifyTracker
     {
         public ulong FileObject { get; } = fileObject;
         public ulong Directory { get; } = directory;
-        public ProcessRef Process { get; } = process;
+        public ProcessRef Process { get; set; } = process;
         public long BufferBytes { get; } = bufferBytes;
         public long FirstArmNs { get; } = firstArmNs;
         public long EndNs = long.MaxValue;
@@ -239,6 +263,15 @@ public sealed class DirectoryNotifyTracker
     private sealed class VictimCounts
     {
         public long Operations, Creates, Deletes, Renames, DemandZeroFaults;
+
+        public void Add(VictimCounts other)
+        {
+            Operations += other.Operations;
+            Creates += other.Creates;
+            Deletes += other.Deletes;
+            Renames += other.Renames;
+            DemandZeroFaults += other.DemandZeroFaults;
+        }
     }
 
     private readonly record struct PendingCreate(long Time, ProcessRef Process, string Path);

@@ -25,9 +25,18 @@ internal sealed class ProcessTally(ProcessRef process)
         LastYieldNs = Math.Max(LastYieldNs, t);
     }
 
-    public void Delay(int threadId)
+    /// <summary>A thread's <paramref name="count"/> yields, the first and last at those times.</summary>
+    public void AddYields(long count, long firstNs, long lastNs, int threadId)
     {
-        DelaySwitches++;
+        Yields += count;
+        Threads.Add(threadId);
+        FirstYieldNs = Math.Min(FirstYieldNs, firstNs);
+        LastYieldNs = Math.Max(LastYieldNs, lastNs);
+    }
+
+    public void Delay(int threadId, long count = 1)
+    {
+        DelaySwitches += count;
         Threads.Add(threadId);
     }
 

@@ -14,8 +14,12 @@ public sealed class SpinReplay(SpinWaitTracker tracker, IReadOnlyList<ProcessRef
 {
     public void Run(SpinEventLog log) => log.Replay(this);
 
-    public void Sample(in LoggedSample sample) =>
-        tracker.Sample(sample.TimeNs, processes[sample.Process], sample.ThreadId, classify(sample));
+    public void Sample(in LoggedSample sample)
+    {
+        var process = processes[sample.Process];
+        if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin
+        tracker.Sample(sample.TimeNs, process, sample.ThreadId, classify(sample));
+    }
 
     public void Event(in LoggedEvent ev)
     {

@@ -13,7 +13,9 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 /// (user parts and stack keys come late) and the CLR rundown has named the methods in it (MethodDCEndVerbose comes
 /// at the end of the trace), so samples, contention events and the lock-wait switches that may end a spin run are
 /// logged compactly and replayed in stream order at <see cref="Complete"/>, each distinct stack classified once.
-/// Yields and Sleep(0) switches need no stacks and go to the tracker as they come.
+/// Yields and Sleep(0) switches need no stacks: they are counted per thread as they come. Processes are resolved
+/// only after the pass too (<see cref="TraceSession.Final"/>), so a trace that describes its processes only in the
+/// rundown at its end (WPR's memory mode) names them as well as one that describes them at the start.
 /// </summary>
 public sealed class SpinWaitAnalysis : ITraceAnalysis
 {
@@ -27,6 +29,8 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
     private readonly HashSet<int> _sampledSinceSwitchIn = new();
     private readonly Dictionary<(int Process, int Stack), SampleClass> _classes = new();
+    private readonly Dictionary<(ProcessRef Process, int Thread), YieldCount> _yields = new();
+    private ProcessRef[] _final = Array.Empty<ProcessRef>();
     private readonly StackFrame[] _frames = new StackFrame[MaxFrames];
     private readonly SampleStackMatcher _stackMatcher;
 
@@ -57,7 +61,10 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
-        new SpinReplay(_tracker, _processes, Classify).Run(_log);
+        _final = _processes.Select(_session.Final).ToArray();
+        foreach (var ((process, thread), c) in _yields)
+            _tracker.Switches(_session.Final(process), thread, c.Yields, c.FirstYieldNs, c.LastYieldNs, c.Delays);
+        new SpinReplay(_tracker, _final, Classify).Run(_log);
         var (perLock, byProcess) = _tracker.Build(context.LastEventNs);
         foreach (var note in _readiness.Notes())
         {
@@ -73,7 +80,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         {
             if (s.ThreadId <= 0) return; // the idle thread
             var process = _session.ProcessOfThread(s.ThreadId, e.TimeNs, e.ProcessId);
-            if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin
+            if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin (stand-ins: at replay)
             long index = _log.AddSample(e.TimeNs, s.ThreadId, ProcessIndex(process), s.InstructionPointer);
             _stackMatcher.Expect(e.RawTimestamp, s.ThreadId, index);
             _sampledSinceSwitchIn.Add(s.ThreadId);
@@ -90,8 +97,13 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         bool ranSinceSwitchIn = _sampledSinceSwitchIn.Remove(old);
         if (old <= 0) return;
         byte reason = cs.OldThreadWaitReason, state = cs.OldThreadState;
-        if (KernelWait.IsYield(reason) || KernelWait.IsSleepZero(reason, state))
-            _tracker.ContextSwitch(t, _session.ProcessOfThread(old, t), old, reason, state);
+        bool yield = KernelWait.IsYield(reason);
+        if (yield || KernelWait.IsSleepZero(reason, state))
+        {
+            var key = (_session.ProcessOfThread(old, t), old);
+            var c = _yields.GetValueOrDefault(key, YieldCount.None);
+            _yields[key] = yield ? c.AddYield(t) : c with { Delays = c.Delays + 1 };
+        }
         else if (ranSinceSwitchIn && KernelWait.IsLockWait(reason, state))
             _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state); // may end a spin run: replayed in order
     }
@@ -109,7 +121,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private SampleClass Classify(in LoggedSample sample)
     {
         var stack = new StackId(sample.Stack);
-        int pid = _processes[sample.Process].Pid;
+        int pid = _final[sample.Process].Pid;
         if (stack.IsNone)
         {
             _frames[0] = Resolve(pid, sample.InstructionPointer, sample.TimeNs);
@@ -132,4 +144,12 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         if (KernelAddress.IsKernel(address, _session.State.KernelPointerSize)) return StackFrame.Kernel(frame.Image?.FileName, address: address);
         return frame.Image is { } image ? StackFrame.Native(image.FileName, address: address) : new StackFrame(FrameOrigin.Unknown, null, null, address);
     }
+}
+
+/// <summary>One thread's yields (their first and last time, for the rate) and Sleep(0) delay switches.</summary>
+internal readonly record struct YieldCount(long Yields, long FirstYieldNs, long LastYieldNs, long Delays)
+{
+    public static readonly YieldCount None = new(0, long.MaxValue, long.MinValue, 0);
+
+    public YieldCount AddYield(long t) => new(Yields + 1, Math.Min(FirstYieldNs, t), Math.Max(LastYieldNs, t), Delays);
 }

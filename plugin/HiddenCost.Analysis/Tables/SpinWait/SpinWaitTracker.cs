@@ -122,6 +122,18 @@ public sealed class SpinWaitTracker
         }
     }
 
+    /// <summary>
+    /// A thread's yields and Sleep(0) delay switches, counted apart from the stream (they only count per process):
+    /// <paramref name="yields"/> between <paramref name="firstYieldNs"/> and <paramref name="lastYieldNs"/>.
+    /// </summary>
+    public void Switches(ProcessRef process, int threadId, long yields, long firstYieldNs, long lastYieldNs, long delays)
+    {
+        if (threadId <= 0) return;
+        var tally = Process(process);
+        if (yields > 0) tally.AddYields(yields, firstYieldNs, lastYieldNs, threadId);
+        if (delays > 0) tally.Delay(threadId, delays);
+    }
+
     /// <summary>Closes every run and wait at the end of the trace and builds both tables.</summary>
     public (Table PerLock, Table ByProcess) Build(long traceEndNs)
     {

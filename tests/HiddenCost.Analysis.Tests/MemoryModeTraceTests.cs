@@ -1,0 +1,55 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tests.Support;
+using HiddenCost.Synthetic.Model;
+using HiddenCost.Synthetic.Scenarios;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>
+/// WPR's memory mode (what `wpr -start` records unless told -filemode) keeps events in circular buffers, so by the
+/// time the trace is saved the rundown at its start has been overwritten: the processes, threads and images that
+/// predate the trace are described only by the DCEnd rundown at its end. Every problem table must read such a trace
+/// as it reads the same machine recorded in file mode (synthetic scenario traces, written both ways).
+/// </summary>
+[TestClass]
+public sealed class MemoryModeTraceTests
+{
+    private static readonly string[] ProblemTables =
+    {
+        "Spin-Wait Cost per Lock", "Spin-Wait by Process", "Directory Notify Buffers", "Directory Notify Victims",
+        "Syscall Hook Overhead", "Profiling Gaps", "Event Log Render Cost",
+    };
+
+    private static void AssertSameTables(string name, Func<TraceBuilderSettings, BuiltTrace> generate, string table, string process)
+    {
+        var fileMode = SyntheticTraces.Analyze(generate(new TraceBuilderSettings()), name + "-file");
+        var memoryMode = SyntheticTraces.Analyze(generate(new TraceBuilderSettings { RundownAtEndOnly = true }), name + "-memory");
+        foreach (var t in ProblemTables)
+            Assert.AreEqual(Render(fileMode, t), Render(memoryMode, t), $"{name}: {t} differs between file mode and memory mode");
+        var rows = memoryMode.Tables.First(x => x.Spec.Name == table);
+        Assert.IsTrue(rows.Rows.Any(r => (string?)r[rows.Spec.IndexOf("Process")] == process),
+            $"{name}: {table} names no {process} row in memory mode");
+    }
+
+    private static string Render(AnalysisResult result, string table)
+    {
+        var t = result.Tables.First(x => x.Spec.Name == table);
+        return string.Join("\n", t.Rows.Select(r => string.Join(" | ", r))) + "\nnotes: " + string.Join("\n", t.Notes);
+    }
+
+    [TestMethod]
+    public void Spin_wait_tables_name_the_spinning_process_and_its_locks_when_the_rundown_is_only_at_the_end() =>
+        AssertSameTables("spin", s => SpinContention.Generate(null, s).Trace, "Spin-Wait Cost per Lock", "InventoryService.exe");
+
+    [TestMethod]
+    public void Directory_notify_tables_name_watchers_and_victims_when_the_rundown_is_only_at_the_end() =>
+        AssertSameTables("notify", s => NotifyBufferStorm.Generate(null, s).Trace, "Directory Notify Victims", "ingest.exe");
+
+    [TestMethod]
+    public void Syscall_hook_table_is_the_same_when_the_rundown_is_only_at_the_end() =>
+        AssertSameTables("syscall", s => SyscallHookStorm.Generate(null, s).Trace, "Syscall Hook Overhead", "OrderRouter.exe");
+
+    [TestMethod]
+    public void Event_log_render_table_is_the_same_when_the_rundown_is_only_at_the_end() =>
+        AssertSameTables("eventlog", s => EventLogRender.Generate(null, s).Trace, "Event Log Render Cost", "WmiPrvSE.exe");
+}
