@@ -256,5 +256,7 @@ public sealed class DirectoryNotifyTrackerTests
         Assert.AreEqual(65536L, BufferRecommendation.For(TwoMiB, 5, 0, 60_000));
         Assert.IsNull(BufferRecommendation.For(64 * 1024, 5, 0, 100), "64 KiB and below are right-sized");
         Assert.IsNull(BufferRecommendation.For(TwoMiB, 0, 0, 0), "no completions, no evidence");
+        Assert.IsNull(BufferRecommendation.For(256 * 1024, 1, 0, 100 * 1024), "never below a batch the watcher was handed");
+        Assert.AreEqual(65536L, BufferRecommendation.For(TwoMiB, 5, 0, 65536), "64 KiB still holds a 64 KiB batch");
     }
 }

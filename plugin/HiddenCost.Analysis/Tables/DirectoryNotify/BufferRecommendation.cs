@@ -4,7 +4,9 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// The buffer size to recommend to a watcher. Only buffers above 64 KiB are considered (64 KiB is also the
 /// most a network share honours), only when they never overflowed (shrinking would make overflows likely),
 /// and only with completions to learn from. The recommendation is the largest batch ever returned, doubled
-/// for headroom, rounded up to a power of two, at least 4 KiB (one page) and at most 64 KiB.
+/// for headroom, rounded up to a power of two, at least 4 KiB (one page) and at most 64 KiB — and never smaller
+/// than the largest batch: a watcher that was once handed more than 64 KiB in one completion gets none, since
+/// the capped size would overflow on such a batch.
 /// </summary>
 public static class BufferRecommendation
 {
@@ -17,6 +19,6 @@ public static class BufferRecommendation
         long wanted = Math.Max(MinimumRecommended, 2 * largestBatchBytes);
         long size = MinimumRecommended;
         while (size < wanted && size < MaximumRecommended) size *= 2;
-        return size < bufferBytes ? size : null;
+        return size < bufferBytes && size >= largestBatchBytes ? size : null;
     }
 }

@@ -23,6 +23,10 @@ public static class InboxKernelModules
     /// <item>The kernel file names of other builds: ntkrnlmp.exe, ntkrnlpa.exe, ntkrpamp.exe (32-bit PAE and
     /// multiprocessor kernels), halmacpi.dll, halacpi.dll, and mcupdate_AuthenticAMD.dll (the AMD twin of
     /// mcupdate_GenuineIntel.dll).</item>
+    /// <item>Microsoft inbox drivers that none of the three traces loaded but that a server or an Azure VM commonly
+    /// has in a syscall path (a review found them missing, so ReFS or Hyper-V network syscalls named them as
+    /// unknown third-party culprits): refs.sys, refsv1.sys, exfat.sys, cdfs.sys, applockerfltr.sys, wcnfs.sys,
+    /// vhdmp.sys, vhdparser.sys, netvsc.sys, vpci.sys, amdppm.sys, processr.sys, dam.sys.</item>
     /// </list>
     /// Deliberately absent: Microsoft's own security products (Defender WdFilter.sys, WdNisDrv.sys, WdBoot.sys,
     /// KslD.sys; Defender for Endpoint mssecflt.sys, msseccore.sys; System Guard SgrmAgent.sys). They are
@@ -91,6 +95,12 @@ public static class InboxKernelModules
         rdpvideominiport.sys
         HyperVideo.sys
         # file systems and filters
+        refs.sys
+        refsv1.sys
+        exfat.sys
+        cdfs.sys
+        applockerfltr.sys
+        wcnfs.sys
         FLTMGR.SYS
         Ntfs.sys
         fastfat.SYS
@@ -129,6 +139,8 @@ public static class InboxKernelModules
         discache.sys
         rdyboost.sys
         # storage
+        vhdmp.sys
+        vhdparser.sys
         disk.sys
         CLASSPNP.SYS
         partmgr.sys
@@ -165,6 +177,7 @@ public static class InboxKernelModules
         dumpfve.sys
         dumpstorport.sys
         # network
+        netvsc.sys
         ndis.sys
         NETIO.SYS
         tcpip.sys
@@ -215,6 +228,7 @@ public static class InboxKernelModules
         VmsProxy.sys
         VmsProxyHNic.sys
         # Hyper-V and virtualisation
+        vpci.sys
         hvservice.sys
         hvsocket.sys
         hvsocketcontrol.sys
@@ -232,6 +246,9 @@ public static class InboxKernelModules
         dmvsc.sys
         hyperkbd.sys
         # buses, power, firmware
+        amdppm.sys
+        processr.sys
+        dam.sys
         ACPI.sys
         acpiex.sys
         acpipagr.sys

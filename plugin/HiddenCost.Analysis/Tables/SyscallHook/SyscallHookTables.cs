@@ -37,7 +37,7 @@ public static class SyscallHookTables
         .Column("Start", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime, "the last CPU sample before the gap")
         .Column("End", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.EndTime, "the first CPU sample after the gap, or the last event when sampling never resumed")
         .Column("Duration (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue)
-        .Column("Events During Gap", ColumnType.Integer, ColumnUnit.Count, description: "kernel events other than samples, stacks and rundowns logged inside the gap")
+        .Column("Events During Gap", ColumnType.Integer, ColumnUnit.Count, description: "every kernel event logged inside the gap, stacks and rundowns included (only other activity makes a gap)")
         .Column("Likely Cause", ColumnType.Text)
         .Build(new TableView(new[] { "Likely Cause" }, "Duration (ms)", new[] { "Duration (ms)" }));
 }
