@@ -17,10 +17,12 @@ public sealed class TableSpecBuilder
         _category = category;
     }
 
+    /// <param name="summary">How collapsed rows sum the column up, when not the usual for its unit (a mean or a
+    /// maximum in milliseconds does not add).</param>
     public TableSpecBuilder Column(string name, ColumnType type, ColumnUnit unit = ColumnUnit.None,
-        ColumnRole role = ColumnRole.None, string description = "", string? format = null)
+        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null)
     {
-        _columns.Add(new ColumnSpec(StableIds.Column(_id, name), name, type, unit, role, description, format));
+        _columns.Add(new ColumnSpec(StableIds.Column(_id, name), name, type, unit, role, description, format, summary));
         return this;
     }
 

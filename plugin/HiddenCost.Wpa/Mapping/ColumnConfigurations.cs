@@ -1,6 +1,5 @@
 using HiddenCost.Analysis.Model;
 using Microsoft.Performance.SDK.Processing;
-using ColumnRole = HiddenCost.Analysis.Model.ColumnRole;
 using SdkSortOrder = Microsoft.Performance.SDK.Processing.SortOrder;
 
 namespace HiddenCost.Wpa.Mapping;
@@ -28,23 +27,12 @@ internal static class ColumnConfigurations
         return new ColumnConfiguration(metadata, hints);
     }
 
-    /// <summary>
-    /// How collapsed rows summarise a column: times by their earliest or latest value, amounts by their sum,
-    /// rates and ratios by their average. Identifiers and plain numbers (ids, opcodes) are not summed.
-    /// </summary>
-    public static AggregationMode Aggregation(ColumnSpec column) => column.Type switch
+    /// <summary>The column's own summary (<see cref="ColumnSpec.Summary"/>) as WPA's aggregation mode.</summary>
+    public static AggregationMode Aggregation(ColumnSpec column) => column.Summary switch
     {
-        ColumnType.Timestamp => column.Role == ColumnRole.EndTime ? AggregationMode.Max : AggregationMode.Min,
-        ColumnType.Duration => AggregationMode.Sum,
-        ColumnType.Integer or ColumnType.Decimal => column.Role is ColumnRole.ProcessId or ColumnRole.ThreadId
-            ? AggregationMode.None
-            : column.Unit switch
-            {
-                ColumnUnit.Count or ColumnUnit.Bytes or ColumnUnit.Megabytes
-                    or ColumnUnit.Nanoseconds or ColumnUnit.Microseconds or ColumnUnit.Milliseconds => AggregationMode.Sum,
-                ColumnUnit.Percent or ColumnUnit.PerSecond or ColumnUnit.Ratio or ColumnUnit.Megahertz => AggregationMode.Average,
-                _ => AggregationMode.None,
-            },
+        ColumnSummary.Sum => AggregationMode.Sum,
+        ColumnSummary.Min => AggregationMode.Min,
+        ColumnSummary.Max => AggregationMode.Max,
         _ => AggregationMode.None,
     };
 

@@ -24,21 +24,13 @@ public sealed record TableShape(string TableName, IReadOnlyList<ShapeColumn> Col
         return new TableShape(spec.Name, columns, spec.DefaultView.PivotColumns, spec.DefaultView.GraphColumn, true);
     }
 
-    private static Aggregation AggregationOf(ColumnSpec c)
+    private static Aggregation AggregationOf(ColumnSpec c) => c.Summary switch
     {
-        if (c.Type == ColumnType.Timestamp) return c.Role == ColumnRole.EndTime ? Aggregation.Max : Aggregation.Min;
-        if (c.Type is ColumnType.Text or ColumnType.Guid or ColumnType.Boolean) return Aggregation.None;
-        if (c.Name.StartsWith("Mean", StringComparison.Ordinal) || c.Name.StartsWith("Longest", StringComparison.Ordinal)
-            || c.Name.Contains(" per ", StringComparison.Ordinal) || c.Name.StartsWith("Recommended", StringComparison.Ordinal))
-            return Aggregation.Max;
-        return c.Unit switch
-        {
-            ColumnUnit.Count or ColumnUnit.Bytes or ColumnUnit.Megabytes or ColumnUnit.Nanoseconds
-                or ColumnUnit.Microseconds or ColumnUnit.Milliseconds => Aggregation.Sum,
-            ColumnUnit.Percent or ColumnUnit.PerSecond or ColumnUnit.Ratio or ColumnUnit.Megahertz => Aggregation.Max,
-            _ => Aggregation.None,
-        };
-    }
+        ColumnSummary.Sum => Aggregation.Sum,
+        ColumnSummary.Min => Aggregation.Min,
+        ColumnSummary.Max => Aggregation.Max,
+        _ => Aggregation.None,
+    };
 }
 
 /// <summary>

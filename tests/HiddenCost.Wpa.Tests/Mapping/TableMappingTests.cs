@@ -150,6 +150,24 @@ public sealed class TableMappingTests
     }
 
     [TestMethod]
+    public void Means_maxima_and_sizes_in_time_or_byte_units_show_their_largest_when_rows_collapse()
+    {
+        // Summing them would show a meaningless total: two syscalls of 3 and 5 µs mean are not 8 µs.
+        foreach (var (table, column) in new[]
+        {
+            (HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead, "Mean Syscall Time (µs)"),
+            (HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead, "Hook Overhead per Syscall (µs)"),
+            (HiddenCost.Analysis.Tables.SpinWait.SpinWaitTables.PerLock, "Longest Spin (ms)"),
+            (HiddenCost.Analysis.Tables.EventLog.EventLogTables.RenderCost, "CPU per Message (ms)"),
+            (HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTables.Buffers, "Mean Bytes per Completion"),
+            (HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTables.Buffers, "Buffer (bytes)"),
+        })
+            Assert.AreEqual(AggregationMode.Max, ColumnConfigurations.Aggregation(table.Columns[table.IndexOf(column)]), column);
+        var overhead = HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead;
+        Assert.AreEqual(AggregationMode.Sum, ColumnConfigurations.Aggregation(overhead.Columns[overhead.IndexOf("Total Syscall Time (ms)")]));
+    }
+
+    [TestMethod]
     public void Aggregation_follows_unit_and_role()
     {
         var builder = Build(TwoRows());
@@ -160,7 +178,7 @@ public sealed class TableMappingTests
         Assert.AreEqual(AggregationMode.Sum, Mode("Duration"));
         Assert.AreEqual(AggregationMode.Sum, Mode("Hook CPU (ms)"));
         Assert.AreEqual(AggregationMode.Sum, Mode("Calls"));
-        Assert.AreEqual(AggregationMode.Average, Mode("Share (%)"));
+        Assert.AreEqual(AggregationMode.Max, Mode("Share (%)"), "shares do not add: a collapsed row shows the largest");
         Assert.AreEqual(AggregationMode.None, Mode("PID"));
         Assert.AreEqual(AggregationMode.None, Mode("Process"));
         Assert.AreEqual(TextAlignment.Right, builder.Column("Calls").Configuration.DisplayHints.TextAlignment);

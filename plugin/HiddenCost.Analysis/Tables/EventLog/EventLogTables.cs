@@ -22,9 +22,9 @@ public static class EventLogTables
         .Column("Queries", ColumnType.Integer, ColumnUnit.Count, description: "EvtRpcQueryNext calls (opnum 11)")
         .Column("Service CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue,
             "on-CPU time (context switches) of the service threads inside this client's render and query calls (opnums 5, 9–12)")
-        .Column("CPU per Message (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "Service CPU ÷ renders that reached the service")
+        .Column("CPU per Message (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "Service CPU ÷ renders that reached the service", summary: ColumnSummary.Max)
         .Column("Registry Ops", ColumnType.Integer, ColumnUnit.Count, description: "registry operations of the serving threads inside the calls (KCB bookkeeping events excluded)")
-        .Column("Registry Ops per Message", ColumnType.Decimal, ColumnUnit.Ratio, description: "Registry Ops ÷ renders that reached the service")
+        .Column("Registry Ops per Message", ColumnType.Decimal, ColumnUnit.Ratio, description: "Registry Ops ÷ renders that reached the service", summary: ColumnSummary.Max)
         .Column("Evtx Read (MB)", ColumnType.Decimal, ColumnUnit.Megabytes, description: "bytes the serving threads read from .evtx files inside the calls, in MB of 1,048,576 bytes")
         .Column("Messages per Second", ColumnType.Decimal, ColumnUnit.PerSecond, description: "renders ÷ time from First to Last")
         .Column("WMI Query", ColumnType.Text, description: "the Win32_NTLogEvent query text (WMI-Activity event 11) the provider host served")

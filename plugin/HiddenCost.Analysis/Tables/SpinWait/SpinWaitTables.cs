@@ -22,7 +22,7 @@ public static class SpinWaitTables
         .Column("Successful Spin CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "sampled CPU of spins after which the thread ran on: the lock was acquired")
         .Column("Spin CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue, "wasted + successful spin CPU")
         .Column("Spin Share (%)", ColumnType.Decimal, ColumnUnit.Percent, description: "spin CPU ÷ (spin CPU + wait)")
-        .Column("Longest Spin (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "the longest single run of spin samples on one thread")
+        .Column("Longest Spin (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "the longest single run of spin samples on one thread", summary: ColumnSummary.Max)
         .Column("First", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime)
         .Column("Last", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.EndTime)
         .Build(new TableView(new[] { "Process", "Lock ID", "Call Site" }, "Spin CPU (ms)", new[] { "Spin CPU (ms)" }));

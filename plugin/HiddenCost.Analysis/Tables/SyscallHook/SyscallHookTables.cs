@@ -20,11 +20,11 @@ public static class SyscallHookTables
         .Column("Syscalls", ColumnType.Integer, ColumnUnit.Count, description: "SysClEnter events, including syscalls that had not returned when the trace ended")
         .Column("Syscalls per Second", ColumnType.Decimal, ColumnUnit.PerSecond, description: "Syscalls ÷ (Last − First); empty for a single call")
         .Column("Total Syscall Time (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "enter → exit on the same thread, over syscalls that returned")
-        .Column("Mean Syscall Time (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Total Syscall Time ÷ syscalls that returned")
+        .Column("Mean Syscall Time (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Total Syscall Time ÷ syscalls that returned", summary: ColumnSummary.Max)
         .Column("Samples in Syscalls", ColumnType.Integer, ColumnUnit.Count, description: "CPU samples of the process's threads taken inside this syscall")
         .Column("Hook CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue,
             "samples inside this syscall with the culprit module anywhere in the kernel stack × sample interval")
-        .Column("Hook Overhead per Syscall (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Hook CPU ÷ Syscalls")
+        .Column("Hook Overhead per Syscall (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Hook CPU ÷ Syscalls", summary: ColumnSummary.Max)
         .Column("Inflation (×)", ColumnType.Decimal, ColumnUnit.Ratio,
             description: "samples in the syscall ÷ (those samples − samples in the hook): the syscall's CPU with the hook relative to without it")
         .Column("First", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime, "first enter of this syscall by this process")
