@@ -101,6 +101,32 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Unnamed_watched_directory_says_its_victims_cannot_be_placed()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        t.OperationEnd(30, 1, 100, 0);
+        var (buffers, victims) = t.Build();
+        Assert.AreEqual(0, victims.Rows.Count);
+        Assert.IsTrue(victims.Notes.Any(n => n.StartsWith("1 watched directories were never named", StringComparison.Ordinal)), string.Join(" | ", victims.Notes));
+        Assert.IsTrue(buffers.Notes.Any(n => n.Contains("never named", StringComparison.Ordinal)));
+    }
+
+    [TestMethod]
+    public void Completion_larger_than_the_buffer_is_a_reused_irp_and_not_counted()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, 64 * 1024);              // its completion is lost
+        t.OperationEnd(30, 1, 1_048_576, 0);                               // a 1 MiB read that reused the IRP
+        var (buffers, _) = t.Build();
+        Assert.AreEqual(0L, Cell(buffers, 0, "Completions"));
+        Assert.AreEqual(0L, Cell(buffers, 0, "Bytes Returned"));
+        Assert.IsTrue(buffers.Notes.Any(n => n.StartsWith("1 completions returned more bytes", StringComparison.Ordinal)));
+    }
+
+    [TestMethod]
     public void Processes_that_only_read_are_not_victims()
     {
         var t = Storm(3);

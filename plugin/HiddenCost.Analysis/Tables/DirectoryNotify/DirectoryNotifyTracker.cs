@@ -24,7 +24,7 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<(ProcessRef Process, ulong Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
     private readonly List<ulong> _counted = new();
-    private long _droppedChanges;
+    private long _droppedChanges, _implausibleCompletions;
 
     /// <summary>A name event: FileKey (or FileObject) → NT path.</summary>
     public void FileName(ulong fileKey, string name)
@@ -56,6 +56,13 @@ public sealed class DirectoryNotifyTracker
     {
         if (_pendingNotify.Remove(irp, out var handle))
         {
+            if (information > (ulong)handle.BufferBytes)
+            {
+                // More than the buffer holds: not this notify's completion but another request that reused the IRP
+                // after the notify's own completion went unlogged (events lost in a storm). Not counted.
+                _implausibleCompletions++;
+                return;
+            }
             switch (status)
             {
                 case NtStatus.Success:
@@ -161,6 +168,18 @@ public sealed class DirectoryNotifyTracker
             foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
                 victimTable.AddRow(key.Process.Name, (long)key.Process.Pid, DirectoryName(directory), c.Operations, c.Creates,
                     c.Deletes, c.Renames, c.DemandZeroFaults, watchers, null);
+        }
+        if (_implausibleCompletions > 0)
+            buffers.AddNote($"{_implausibleCompletions:N0} completions returned more bytes than their watcher's buffer holds: another request " +
+                            "reused the IRP of a notify whose own completion was not logged (events lost?); they are not counted.");
+        long unnamed = _allHandles.Where(h => !_names.ContainsKey(h.Directory)).Select(h => h.Directory).Distinct().LongCount();
+        if (unnamed > 0)
+        {
+            const string Why = "watched directories were never named (no FileIo Name, FileCreate or FileRundown event for their file key): " +
+                               "they show as 'FileKey 0x…', and changes inside them cannot be placed, so their victims are missing " +
+                               "(record with `wpr -start MultiProfile.wprp!DirNotify`, which logs file names and their rundown).";
+            buffers.AddNote($"{unnamed:N0} {Why}");
+            victimTable.AddNote($"{unnamed:N0} {Why}");
         }
         if (_droppedChanges > 0)
             victimTable.AddNote($"{_droppedChanges:N0} file changes could not be placed in a directory (the trace named neither the file nor its directory in time).");
