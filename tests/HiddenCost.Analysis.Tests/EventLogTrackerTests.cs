@@ -241,6 +241,26 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void A_file_a_render_reads_never_takes_the_log_from_its_query()
+    {
+        // Rendering may page in a message file (a .mui opened before the trace, named only by the end rundown).
+        const ulong MuiKey = 0xFFFF_C001_0000_0D10;
+        var s = ReaderScript();
+        s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13, file: MuiKey, readBytes: 4096);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        s.Tracker.FileName(MuiKey, @"\Device\HarddiskVolume3\Windows\System32\en-US\wevtapi.dll.mui");
+        var table = s.Tracker.Build(s.Now);
+
+        Assert.AreEqual(1, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(", ", r))));
+        int row = Row(table, "reader.exe", "Application");
+        Assert.AreEqual(3L, Cell(table, row, "Renders"));
+        Assert.AreEqual(1L, Cell(table, row, "Queries"));
+    }
+
+    [TestMethod]
     public void Service_found_by_its_dll_counts_while_another_svchost_serving_the_interface_does_not()
     {
         var t = new EventLogTracker();
