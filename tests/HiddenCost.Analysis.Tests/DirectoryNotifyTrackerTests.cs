@@ -127,6 +127,22 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Watched_directory_keeps_its_name_when_its_key_is_named_again_later()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        t.OperationEnd(30, 1, 100, 0);
+        t.Cleanup(40, DirObject);
+        t.FileName(DirKey, @"\Device\HarddiskVolume3\Temp\x.txt");     // the key reused after the watch ended
+        var (buffers, victims) = t.Build();
+        Assert.AreEqual(Dir, Cell(buffers, 0, "Directory"));
+        Assert.AreEqual(Dir, Cell(victims, 0, "Directory"));
+        Assert.AreEqual(1L, Cell(victims, 0, "Creates"));
+    }
+
+    [TestMethod]
     public void Processes_that_only_read_are_not_victims()
     {
         var t = Storm(3);

@@ -21,15 +21,23 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<ulong, PendingCreate> _pendingCreates = new();
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
+    private readonly Dictionary<ulong, List<WatchHandle>> _watchesOf = new();
     private readonly Dictionary<(ProcessRef Process, ulong Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
     private readonly List<ulong> _counted = new();
     private long _droppedChanges, _implausibleCompletions;
 
-    /// <summary>A name event: FileKey (or FileObject) → NT path.</summary>
+    /// <summary>
+    /// A name event: FileKey (or FileObject) → NT path. A key is an address the kernel reuses once a file is
+    /// closed, so a watched directory keeps the name it had while watched, not one its key is given later
+    /// (a file rundown at the end names whatever holds the key then).
+    /// </summary>
     public void FileName(ulong fileKey, string name)
     {
-        if (fileKey != 0 && name.Length > 0) _names[fileKey] = name;
+        if (fileKey == 0 || name.Length == 0) return;
+        if (_names.TryGetValue(fileKey, out var old) && old != name && _watchesOf.TryGetValue(fileKey, out var watches))
+            foreach (var h in watches) h.Name ??= old;
+        _names[fileKey] = name;
     }
 
     /// <summary>A DirNotify request: the watcher (re-)arms its buffer on a directory handle.</summary>
@@ -43,6 +51,8 @@ public sealed class DirectoryNotifyTracker
             // once Build has resolved them.)
             if (handle is not null && handle.EndNs == long.MaxValue) End(handle, t);
             handle = new WatchHandle(fileObject, fileKey != 0 ? fileKey : fileObject, process, bufferBytes, t);
+            if (!_watchesOf.TryGetValue(handle.Directory, out var watches)) _watchesOf[handle.Directory] = watches = new();
+            watches.Add(handle);
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
             _active.Add(handle);
@@ -142,9 +152,9 @@ public sealed class DirectoryNotifyTracker
             .ToDictionary(g => g.Key, g => g.ToArray());
 
         var buffers = new Table(DirectoryNotifyTables.Buffers);
-        var rows = _allHandles.GroupBy(h => (h.Process, h.Directory, h.BufferBytes))
+        var rows = _allHandles.GroupBy(h => (h.Process, h.Directory, h.BufferBytes, Name: DirectoryName(h)))
             .OrderByDescending(g => g.Sum(h => h.Completions) * g.Key.BufferBytes)
-            .ThenBy(g => g.Key.Process.Pid).ThenBy(g => DirectoryName(g.Key.Directory), StringComparer.Ordinal);
+            .ThenBy(g => g.Key.Process.Pid).ThenBy(g => g.Key.Name, StringComparer.Ordinal);
         foreach (var g in rows)
         {
             long arms = g.Sum(h => h.Arms), completions = g.Sum(h => h.Completions), overflows = g.Sum(h => h.Overflows);
@@ -153,7 +163,7 @@ public sealed class DirectoryNotifyTracker
             double? mean = dataCompletions > 0 ? (double)bytes / dataCompletions : null;
             long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
             var victims = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef, ulong), VictimCounts>>();
-            buffers.AddRow(g.Key.Process.Name, (long)g.Key.Process.Pid, DirectoryName(g.Key.Directory), g.Key.BufferBytes,
+            buffers.AddRow(g.Key.Process.Name, (long)g.Key.Process.Pid, g.Key.Name, g.Key.BufferBytes,
                 arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
                 completions * g.Key.BufferBytes,
                 string.Join(", ", victims.Select(v => v.Key.Item1).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
@@ -172,7 +182,7 @@ public sealed class DirectoryNotifyTracker
         if (_implausibleCompletions > 0)
             buffers.AddNote($"{_implausibleCompletions:N0} completions returned more bytes than their watcher's buffer holds: another request " +
                             "reused the IRP of a notify whose own completion was not logged (events lost?); they are not counted.");
-        long unnamed = _allHandles.Where(h => !_names.ContainsKey(h.Directory)).Select(h => h.Directory).Distinct().LongCount();
+        long unnamed = _allHandles.Where(h => NameOf(h) is null).Select(h => h.Directory).Distinct().LongCount();
         if (unnamed > 0)
         {
             const string Why = "watched directories were never named (no FileIo Name, FileCreate or FileRundown event for their file key): " +
@@ -227,7 +237,7 @@ public sealed class DirectoryNotifyTracker
         {
             var h = candidates[i];
             if (t < h.FirstArmNs || t >= h.EndNs || _counted.Contains(h.Directory)) continue; // one change, once per directory
-            if (!_names.TryGetValue(h.Directory, out var directory) || !IsInside(path, directory)) continue;
+            if (NameOf(h) is not { } directory || !IsInside(path, directory)) continue;
             _counted.Add(h.Directory);
             var c = Counts(process, h.Directory);
             c.Operations++;
@@ -243,7 +253,7 @@ public sealed class DirectoryNotifyTracker
     private bool ActiveDirectoriesNamed()
     {
         for (int i = 0; i < _active.Count; i++)
-            if (!_names.ContainsKey(_active[i].Directory)) return false;
+            if (NameOf(_active[i]) is null) return false;
         return true;
     }
 
@@ -259,7 +269,12 @@ public sealed class DirectoryNotifyTracker
         return c;
     }
 
-    private string DirectoryName(ulong key) => _names.TryGetValue(key, out var n) ? n : $"FileKey 0x{key:X}";
+    private string? NameOf(WatchHandle h) => h.Name ?? _names.GetValueOrDefault(h.Directory);
+
+    private string DirectoryName(WatchHandle h) => NameOf(h) ?? $"FileKey 0x{h.Directory:X}";
+
+    /// <summary>The name of a watched directory key as its (first) watch knew it.</summary>
+    private string DirectoryName(ulong key) => _watchesOf.TryGetValue(key, out var watches) ? DirectoryName(watches[0]) : $"FileKey 0x{key:X}";
 
     private void End(WatchHandle handle, long t)
     {
@@ -271,6 +286,9 @@ public sealed class DirectoryNotifyTracker
     {
         public ulong FileObject { get; } = fileObject;
         public ulong Directory { get; } = directory;
+
+        /// <summary>The directory's name while watched, once its key has been given another name.</summary>
+        public string? Name;
         public ProcessRef Process { get; set; } = process;
         public long BufferBytes { get; } = bufferBytes;
         public long FirstArmNs { get; } = firstArmNs;
