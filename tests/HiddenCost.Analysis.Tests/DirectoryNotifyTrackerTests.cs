@@ -143,6 +143,26 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Watcher_that_changes_files_is_a_victim_of_the_other_watcher_but_not_of_itself()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        var small = new ProcessRef(400, 0, "sync.exe");
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Arm(11, 2, DirObject + 8, DirKey, small, 4096);
+        for (int i = 0; i < 5; i++) t.Create(20 + i, 0, 0x70 + (ulong)i, small, $@"{Dir}\f{i}", 2);
+        t.OperationEnd(30, 1, 100, 0);
+        t.OperationEnd(31, 2, 100, 0);
+        var (buffers, victims) = t.Build();
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual("sync.exe", Cell(victims, 0, "Process"));
+        Assert.AreEqual(5L, Cell(victims, 0, "Creates"));
+        int big = buffers.Rows.ToList().FindIndex(r => (string?)r[buffers.Spec.IndexOf("Process")] == "watcher.exe");
+        Assert.AreEqual("sync.exe (400)", Cell(buffers, big, "Victim Processes"));
+        Assert.AreEqual("", Cell(buffers, 1 - big, "Victim Processes"), "not a victim of its own buffer");
+    }
+
+    [TestMethod]
     public void Processes_that_only_read_are_not_victims()
     {
         var t = Storm(3);

@@ -147,7 +147,9 @@ public sealed class DirectoryNotifyTracker
 
         var watchersByDirectory = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Select(h => h.Process).ToHashSet());
         var victimsByDirectory = _victims
-            .Where(v => v.Value.Operations > 0 && !watchersByDirectory[v.Key.Directory].Contains(v.Key.Process))
+            // A victim is any process other than a watcher whose buffer its changes fill: a watcher is a victim of the
+            // other watchers of the same directory, never of itself alone.
+            .Where(v => v.Value.Operations > 0 && watchersByDirectory[v.Key.Directory].Any(w => w != v.Key.Process))
             .GroupBy(v => v.Key.Directory)
             .ToDictionary(g => g.Key, g => g.ToArray());
 
@@ -166,7 +168,7 @@ public sealed class DirectoryNotifyTracker
             buffers.AddRow(g.Key.Process.Name, (long)g.Key.Process.Pid, g.Key.Name, g.Key.BufferBytes,
                 arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
                 completions * g.Key.BufferBytes,
-                string.Join(", ", victims.Select(v => v.Key.Item1).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
+                string.Join(", ", victims.Select(v => v.Key.Item1).Where(p => p != g.Key.Process).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
                 BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
                 g.Min(h => h.FirstArmNs), last);
         }
