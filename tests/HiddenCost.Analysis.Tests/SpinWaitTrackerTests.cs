@@ -428,6 +428,19 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Each_sample_weighs_the_interval_in_effect_when_it_was_taken()
+    {
+        // Another tool may change the interval mid-trace (the Syscall Hook table weighs samples the same way).
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(0, 1_000_000);
+        t.ProfileInterval(12 * Ms, 125_000);
+        Samples(t, 101, 10, 4, Spin(Reserve));                      // 10, 11 ms at 1 ms; 12, 13 ms at 0.125 ms
+        t.Sample(14 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(2.25, Cell(locks, 0, "Spin CPU (ms)"));
+    }
+
+    [TestMethod]
     public void Stop_without_a_start_is_not_counted_and_is_noted()
     {
         var t = new SpinWaitTracker();

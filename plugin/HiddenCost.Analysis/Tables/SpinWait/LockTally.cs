@@ -1,16 +1,16 @@
 namespace HiddenCost.Analysis.Tables.SpinWait;
 
-/// <summary>What one lock accumulated: contentions, waits, spin runs (in samples), threads and call sites.</summary>
+/// <summary>What one lock accumulated: contentions, waits, spin runs (CPU ns: each sample weighs the interval in effect when taken), threads and call sites.</summary>
 internal sealed class LockTally(LockKey key)
 {
     public LockKey Key { get; } = key;
     public ulong? Object;
     public readonly Dictionary<string, int> Sites = new(StringComparer.Ordinal);
     public readonly HashSet<int> Threads = new();
-    public long Contentions, WaitNs, WastedSamples, SuccessfulSamples, LongestRunSamples;
+    public long Contentions, WaitNs, WastedNs, SuccessfulNs, LongestRunNs;
     public long FirstNs = long.MaxValue, LastNs = long.MinValue;
 
-    public long SpinSamples => WastedSamples + SuccessfulSamples;
+    public long SpinNs => WastedNs + SuccessfulNs;
 
     public void Touch(long t)
     {
@@ -20,9 +20,9 @@ internal sealed class LockTally(LockKey key)
 
     public void AddRun(in SpinRun run, int threadId)
     {
-        if (run.Wasted) WastedSamples += run.Samples;
-        else SuccessfulSamples += run.Samples;
-        LongestRunSamples = Math.Max(LongestRunSamples, run.Samples);
+        if (run.Wasted) WastedNs += run.CpuNs;
+        else SuccessfulNs += run.CpuNs;
+        LongestRunNs = Math.Max(LongestRunNs, run.CpuNs);
         Threads.Add(threadId);
         Touch(run.StartNs);
         Touch(run.EndNs);
@@ -40,4 +40,5 @@ internal sealed class LockTally(LockKey key)
 }
 
 /// <summary>A finished run of spin samples on one thread.</summary>
-internal readonly record struct SpinRun(long StartNs, long EndNs, long Samples, string? Site, bool Named, bool Wasted, RuntimePaths Paths);
+/// <param name="CpuNs">Its samples, each weighed by the profile interval in effect when it was taken.</param>
+internal readonly record struct SpinRun(long StartNs, long EndNs, long CpuNs, string? Site, bool Named, bool Wasted, RuntimePaths Paths);

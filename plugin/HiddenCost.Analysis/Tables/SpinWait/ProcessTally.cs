@@ -14,7 +14,9 @@ internal sealed class ProcessTally(ProcessRef process)
 
     /// <summary>Runtime code paths proven to be spinning in this process (taken by runs that ended in or spun inside a contention).</summary>
     public readonly HashSet<ulong> SpinPaths = new();
-    public long Samples, OpenMpSamples, Contentions, Yields, DelaySwitches;
+    /// <summary>CPU time sampled (ns: samples weighed by the interval in effect), and of it in the OpenMP runtime.</summary>
+    public long CpuNs, OpenMpNs;
+    public long Contentions, Yields, DelaySwitches;
     public long FirstYieldNs = long.MaxValue, LastYieldNs = long.MinValue;
 
     public void Yield(long t, int threadId)

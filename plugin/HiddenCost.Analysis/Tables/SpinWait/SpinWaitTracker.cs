@@ -21,20 +21,25 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 /// </summary>
 public sealed class SpinWaitTracker
 {
-    public const long DefaultProfileIntervalNs = 1_000_000;
     public const string UnattributedSite = "(unattributed)";
 
     private readonly Dictionary<int, ThreadSpinState> _threads = new();
     private readonly Dictionary<ProcessRef, ProcessTally> _processes = new();
     private readonly Dictionary<LockKey, LockTally> _locks = new();
     private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
-    private long? _intervalNs;
-    private long _orphanStops, _unstopped, _setAsideSamples, _unattributedSamples, _samples;
+    private readonly SampleIntervals _intervals = new();
+    private long _orphanStops, _unstopped, _setAsideNs, _unattributedNs, _samples;
 
-    /// <summary>The trace's profile interval (the first one it states wins).</summary>
+    /// <summary>
+    /// A profile-interval event at <paramref name="t"/>: each sample weighs the interval in effect when it was taken
+    /// (samples before the first such event, the first interval named), as in the Syscall Hook table.
+    /// </summary>
+    public void ProfileInterval(long t, long intervalNs) => _intervals.Set(t, intervalNs);
+
+    /// <summary>The whole trace's profile interval, when the time of its events does not matter (the first stated wins).</summary>
     public void ProfileInterval(long intervalNs)
     {
-        if (_intervalNs is null && intervalNs > 0) _intervalNs = intervalNs;
+        if (_intervals.IsDefault) _intervals.Set(long.MinValue, intervalNs);
     }
 
     /// <summary>A CPU sample of <paramref name="threadId"/>, classified by <see cref="SpinClassifier"/>.</summary>
@@ -43,14 +48,15 @@ public sealed class SpinWaitTracker
         if (threadId <= 0) return; // the idle thread
         var th = Thread(process, threadId, t);
         _samples++;
-        th.Tally.Samples++;
+        long weight = _intervals.At(t);
+        th.Tally.CpuNs += weight;
         switch (sample.Evidence)
         {
             case SpinEvidence.Spin or SpinEvidence.PossibleSpin:
-                Spin(th, t, sample);
+                Spin(th, t, weight, sample);
                 break;
             case SpinEvidence.OpenMp:
-                th.Tally.OpenMpSamples++;
+                th.Tally.OpenMpNs += weight;
                 th.Tally.Threads.Add(threadId);
                 var module = sample.Module is null ? "OpenMP runtime" : SpinCode.FileName(sample.Module).ToString();
                 th.Tally.OpenMpModules[module] = th.Tally.OpenMpModules.GetValueOrDefault(module) + 1;
@@ -73,7 +79,7 @@ public sealed class SpinWaitTracker
         th.Tally.Threads.Add(threadId);
         // The spin run names the contention's call site only when it ran right up to it: across a gap in sampling
         // (another tool took the kernel logger) the thread may have done anything before it contended.
-        var site = th.Running && t - th.RunLastNs <= 2 * (_intervalNs ?? DefaultProfileIntervalNs) ? th.RunSite : null;
+        var site = th.Running && t - th.RunLastNs <= 2 * _intervals.At(th.RunLastNs) ? th.RunSite : null;
         var tally = Lock(LockKey.For(process, lockId, objectId, site));
         if (objectId is > 0) tally.Object ??= objectId;
         tally.Contentions++;
@@ -141,10 +147,9 @@ public sealed class SpinWaitTracker
         foreach (var (th, run) in _unplaced) Place(th, run);
         _unplaced.Clear();
 
-        long interval = _intervalNs ?? DefaultProfileIntervalNs;
-        var perLock = SpinWaitTableBuilder.PerLock(_locks.Values, interval);
-        var byProcess = SpinWaitTableBuilder.ByProcess(_processes.Values, _locks.Values, interval);
-        foreach (var note in Notes(interval))
+        var perLock = SpinWaitTableBuilder.PerLock(_locks.Values);
+        var byProcess = SpinWaitTableBuilder.ByProcess(_processes.Values, _locks.Values);
+        foreach (var note in Notes())
         {
             perLock.AddNote(note);
             byProcess.AddNote(note);
@@ -152,15 +157,15 @@ public sealed class SpinWaitTracker
         return (perLock, byProcess);
     }
 
-    private IEnumerable<string> Notes(long interval)
+    private IEnumerable<string> Notes()
     {
-        static string Ms(long samples, long interval) => $"{samples * interval / 1e6:N1} ms";
-        if (_samples > 0 && _intervalNs is null)
+        static string Ms(long ns) => $"{ns / 1e6:N1} ms";
+        if (_samples > 0 && _intervals.IsDefault)
             yield return "The trace does not state its profile interval: each CPU sample counts as 1 ms.";
-        if (_unattributedSamples > 0)
-            yield return $"{Ms(_unattributedSamples, interval)} of spin had no stack naming its call site or lock; it is shown as '{UnattributedSite}'.";
-        if (_setAsideSamples > 0)
-            yield return $"{Ms(_setAsideSamples, interval)} of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin: " +
+        if (_unattributedNs > 0)
+            yield return $"{Ms(_unattributedNs)} of spin had no stack naming its call site or lock; it is shown as '{UnattributedSite}'.";
+        if (_setAsideNs > 0)
+            yield return $"{Ms(_setAsideNs)} of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin: " +
                          "it neither ended in a contention nor took a runtime code path seen spinning before one, and without the runtime's " +
                          "symbols it cannot be told from GC, JIT or other calls into the runtime.";
         if (_unstopped > 0)
@@ -170,7 +175,7 @@ public sealed class SpinWaitTracker
             yield return $"{_orphanStops:N0} ContentionStop events had no ContentionStart on their thread (the trace began mid-wait); their wait is not counted.";
     }
 
-    private void Spin(ThreadSpinState th, long t, in SampleClass sample)
+    private void Spin(ThreadSpinState th, long t, long weight, in SampleClass sample)
     {
         // A spin sample naming another call site means the thread got the first lock and spins for another.
         if (th.Running && sample.CallSite is not null && th.RunSite is not null && sample.CallSite != th.RunSite)
@@ -180,7 +185,7 @@ public sealed class SpinWaitTracker
             th.RunStartNs = t;
             th.RunInside = th.Open.Count > 0 ? th.Open[^1].Lock : null;
         }
-        th.RunSamples++;
+        th.RunCpuNs += weight;
         th.RunLastNs = t;
         th.RunSite ??= sample.CallSite;
         th.RunNamed |= sample.Evidence == SpinEvidence.Spin;
@@ -238,9 +243,9 @@ public sealed class SpinWaitTracker
         else if (run.Named || th.Contended)
         {
             target = Lock(LockKey.Unattributed(th.Process));
-            _unattributedSamples += run.Samples;
+            _unattributedNs += run.CpuNs;
         }
-        if (target is null) _setAsideSamples += run.Samples;
+        if (target is null) _setAsideNs += run.CpuNs;
         else target.AddRun(run, th.ThreadId);
     }
 

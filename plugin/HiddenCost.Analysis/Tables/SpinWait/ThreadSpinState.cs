@@ -13,7 +13,8 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
     public bool Contended;
     public long LastSeenNs;
 
-    public long RunSamples;
+    /// <summary>CPU time of the run so far: its samples, each weighed by the interval in effect.</summary>
+    public long RunCpuNs;
     public long RunStartNs, RunLastNs;
     public string? RunSite;
     public bool RunNamed;
@@ -24,14 +25,14 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
 
     public readonly List<OpenContention> Open = new(2);
 
-    public bool Running => RunSamples > 0;
+    public bool Running => RunCpuNs > 0;
 
     public void AddPath(ulong path) => RunPaths = RunPaths.With(path);
 
     public SpinRun TakeRun(bool wasted)
     {
-        var run = new SpinRun(RunStartNs, RunLastNs, RunSamples, RunSite, RunNamed, wasted, RunPaths);
-        RunSamples = 0;
+        var run = new SpinRun(RunStartNs, RunLastNs, RunCpuNs, RunSite, RunNamed, wasted, RunPaths);
+        RunCpuNs = 0;
         RunSite = null;
         RunNamed = false;
         RunInside = null;

@@ -1,3 +1,5 @@
+using HiddenCost.Analysis.Common;
+
 namespace HiddenCost.Analysis.Tables.SyscallHook;
 
 /// <summary>

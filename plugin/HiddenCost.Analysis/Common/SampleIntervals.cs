@@ -1,4 +1,4 @@
-namespace HiddenCost.Analysis.Tables.SyscallHook;
+namespace HiddenCost.Analysis.Common;
 
 /// <summary>
 /// The timer profile interval over the trace, from the PerfInfo profile-interval events (SetInterval and the
@@ -36,12 +36,14 @@ public sealed class SampleIntervals
     /// <summary>The interval in effect at <paramref name="t"/> as the trace finally tells it.</summary>
     public long At(long t)
     {
-        long interval = ForUnnamed;
-        foreach (var (time, ns) in _changes)
+        // The last change at or before t (changes come in time order): a binary search, since every sample asks.
+        int lo = 0, hi = _changes.Count;
+        while (lo < hi)
         {
-            if (time > t) break;
-            interval = ns;
+            int mid = (lo + hi) >>> 1;
+            if (_changes[mid].Time <= t) lo = mid + 1;
+            else hi = mid;
         }
-        return interval;
+        return lo == 0 ? ForUnnamed : _changes[lo - 1].IntervalNs;
     }
 }
