@@ -441,6 +441,19 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Spin_before_a_sampling_gap_that_ends_in_an_unnamed_contention_is_in_the_unattributed_note()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 3, Spin(Reserve));                       // 10–12 ms, then sampling stops
+        t.ContentionStart(40 * Ms, Shop, 101);                       // no LockID, no object; too far to name the site
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(SpinWaitTracker.UnattributedSite, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
+        CollectionAssert.Contains(locks.Notes.ToArray(), $"3.0 ms of spin had no stack naming its call site or lock; it is shown as '{SpinWaitTracker.UnattributedSite}'.");
+    }
+
+    [TestMethod]
     public void Stop_without_a_start_is_not_counted_and_is_noted()
     {
         var t = new SpinWaitTracker();

@@ -86,7 +86,12 @@ public sealed class SpinWaitTracker
         tally.Threads.Add(threadId);
         tally.Touch(t);
         if (site is not null) NoteSite(tally, site, t);
-        if (th.Running) AddProven(tally, th, th.TakeRun(wasted: true));
+        if (th.Running)
+        {
+            var run = th.TakeRun(wasted: true);
+            if (tally.Key.Kind == LockKeyKind.Unattributed) _unattributedNs += run.CpuNs; // so the note counts it too
+            AddProven(tally, th, run);
+        }
         th.Open.Add(new OpenContention(t, tally));
     }
 
