@@ -454,6 +454,17 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Unknown_process_shows_an_empty_pid_as_the_other_tables_do()
+    {
+        var t = new SpinWaitTracker();
+        for (int i = 0; i < 3; i++) t.ContextSwitch(10 * Ms + i, ProcessRef.Unknown, 501, KernelWait.WrYieldExecution, 1);
+        var (_, byProcess) = t.Build(100 * Ms);
+        Assert.AreEqual("Unknown", Cell(byProcess, 0, "Process"));
+        Assert.IsNull(Cell(byProcess, 0, "PID"));
+        Assert.AreEqual(3L, Cell(byProcess, 0, "Yields"));
+    }
+
+    [TestMethod]
     public void Stop_without_a_start_is_not_counted_and_is_noted()
     {
         var t = new SpinWaitTracker();

@@ -14,6 +14,9 @@ public sealed record ProcessRef(int Pid, long StartNs, string Name)
 
     public bool IsKnown => Pid >= 0;
 
+    /// <summary>The PID as a table cell: empty for an unknown process (rather than −1).</summary>
+    public long? PidCell => IsKnown ? Pid : null;
+
     /// <summary>Non-zero for a stand-in: the process of this thread, which the trace describes only later.</summary>
     public int PendingThreadId { get; init; }
 

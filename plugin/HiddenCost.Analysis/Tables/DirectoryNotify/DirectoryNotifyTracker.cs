@@ -165,7 +165,7 @@ public sealed class DirectoryNotifyTracker
             double? mean = dataCompletions > 0 ? (double)bytes / dataCompletions : null;
             long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
             var victims = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef, ulong), VictimCounts>>();
-            buffers.AddRow(g.Key.Process.Name, (long)g.Key.Process.Pid, g.Key.Name, g.Key.BufferBytes,
+            buffers.AddRow(g.Key.Process.Name, g.Key.Process.PidCell, g.Key.Name, g.Key.BufferBytes,
                 arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
                 completions * g.Key.BufferBytes,
                 string.Join(", ", victims.Select(v => v.Key.Item1).Where(p => p != g.Key.Process).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
@@ -178,7 +178,7 @@ public sealed class DirectoryNotifyTracker
         {
             long watchers = _allHandles.Where(h => h.Directory == directory).Select(h => (h.Process, h.BufferBytes)).Distinct().Count();
             foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
-                victimTable.AddRow(key.Process.Name, (long)key.Process.Pid, DirectoryName(directory), c.Operations, c.Creates,
+                victimTable.AddRow(key.Process.Name, key.Process.PidCell, DirectoryName(directory), c.Operations, c.Creates,
                     c.Deletes, c.Renames, c.DemandZeroFaults, watchers, null);
         }
         if (_implausibleCompletions > 0)

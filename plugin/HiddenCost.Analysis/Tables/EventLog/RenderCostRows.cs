@@ -94,9 +94,9 @@ internal sealed class RenderCostRows
             rows.Add(new object?[]
             {
                 client?.Name ?? "Unknown",
-                client is null ? null : (long)client.Pid,
+                client?.PidCell,
                 onBehalfOf?.Name,
-                onBehalfOf is null ? null : (long)onBehalfOf.Pid,
+                onBehalfOf?.PidCell,
                 log,
                 s.Renders,
                 s.Queries,

@@ -21,7 +21,7 @@ internal static class SpinWaitTableBuilder
             double spin = Ms(l.SpinNs), wait = l.WaitNs / 1e6;
             table.AddRow(
                 l.Key.Process.Name,
-                (long)l.Key.Process.Pid,
+                l.Key.Process.PidCell,
                 l.Key.Kind == LockKeyKind.LockId ? unchecked((long)l.Key.Id) : null,
                 l.Key.Kind == LockKeyKind.Object ? unchecked((long)l.Key.Id) : l.Object is { } o ? unchecked((long)o) : null,
                 l.DescribeSites(),
@@ -61,7 +61,7 @@ internal static class SpinWaitTableBuilder
                 : null;
             table.AddRow(
                 p.Process.Name,
-                (long)p.Process.Pid,
+                p.Process.PidCell,
                 (long)threads.Count,
                 Ms(spinNs),
                 p.Yields,

@@ -224,7 +224,7 @@ public sealed class SyscallHookTracker
         double? totalMs = stats.Returned > 0 ? stats.TotalNs / 1e6 : null;
         double? meanUs = stats.Returned > 0 ? stats.TotalNs / 1e3 / stats.Returned : null;
         long samplesNs = stats.Samples.Nanoseconds(_intervals);
-        long? pid = process.IsKnown ? process.Pid : null;
+        long? pid = process.PidCell;
 
         if (stats.Modules is null)
         {
