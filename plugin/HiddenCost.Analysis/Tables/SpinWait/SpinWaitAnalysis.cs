@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
@@ -29,7 +30,8 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
     private readonly HashSet<int> _sampledSinceSwitchIn = new();
     private readonly Dictionary<(int Process, int Stack), SampleClass> _classes = new();
-    private readonly Dictionary<(ProcessRef Process, int Thread), YieldCount> _yields = new();
+    private readonly Dictionary<int, ThreadSwitches> _switches = new();
+    private readonly List<(int Thread, ThreadSwitches Counts)> _endedSwitches = new();
     private ProcessRef[] _final = Array.Empty<ProcessRef>();
     private readonly StackFrame[] _frames = new StackFrame[MaxFrames];
     private readonly SampleStackMatcher _stackMatcher;
@@ -62,8 +64,8 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         _final = _processes.Select(_session.Final).ToArray();
-        foreach (var ((process, thread), c) in _yields)
-            _tracker.Switches(_session.Final(process), thread, c.Yields, c.FirstYieldNs, c.LastYieldNs, c.Delays);
+        foreach (var (thread, c) in _switches.Select(s => (s.Key, s.Value)).Concat(_endedSwitches))
+            _tracker.Switches(_session.Final(c.Process), thread, c.Yields, c.FirstYieldNs, c.LastYieldNs, c.Delays);
         new SpinReplay(_tracker, _final, Classify).Run(_log);
         var (perLock, byProcess) = _tracker.Build(context.LastEventNs);
         foreach (var note in _readiness.Notes())
@@ -100,9 +102,14 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         bool yield = KernelWait.IsYield(reason);
         if (yield || KernelWait.IsSleepZero(reason, state))
         {
-            var key = (_session.ProcessOfThread(old, t), old);
-            var c = _yields.GetValueOrDefault(key, YieldCount.None);
-            _yields[key] = yield ? c.AddYield(t) : c with { Delays = c.Delays + 1 };
+            // Sleep(0) storms switch millions of times: one lookup by thread; the session hands out one instance per
+            // process (or stand-in), so a different instance is a reused thread id.
+            var process = _session.ProcessOfThread(old, t);
+            ref var c = ref CollectionsMarshal.GetValueRefOrAddDefault(_switches, old, out bool seen);
+            if (seen && !ReferenceEquals(c.Process, process)) _endedSwitches.Add((old, c));
+            if (!seen || !ReferenceEquals(c.Process, process)) c = new ThreadSwitches(process);
+            if (yield) c.AddYield(t);
+            else c.Delays++;
         }
         else if (ranSinceSwitchIn && KernelWait.IsLockWait(reason, state))
             _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state); // may end a spin run: replayed in order
@@ -147,9 +154,16 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
 }
 
 /// <summary>One thread's yields (their first and last time, for the rate) and Sleep(0) delay switches.</summary>
-internal readonly record struct YieldCount(long Yields, long FirstYieldNs, long LastYieldNs, long Delays)
+internal struct ThreadSwitches(ProcessRef process)
 {
-    public static readonly YieldCount None = new(0, long.MaxValue, long.MinValue, 0);
+    public readonly ProcessRef Process = process;
+    public long Yields, Delays;
+    public long FirstYieldNs = long.MaxValue, LastYieldNs = long.MinValue;
 
-    public YieldCount AddYield(long t) => new(Yields + 1, Math.Min(FirstYieldNs, t), Math.Max(LastYieldNs, t), Delays);
+    public void AddYield(long t)
+    {
+        Yields++;
+        if (t < FirstYieldNs) FirstYieldNs = t;
+        if (t > LastYieldNs) LastYieldNs = t;
+    }
 }
