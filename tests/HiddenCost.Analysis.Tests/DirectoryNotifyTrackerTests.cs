@@ -288,9 +288,9 @@ public sealed class DirectoryNotifyTrackerTests
     public void Processes_known_only_at_the_end_are_resolved_at_build_into_one_row_each()
     {
         // Memory-mode traces: while the pass runs, each thread's process is a stand-in; the end rundown says whose.
-        var watcherThread1 = new ProcessRef(-1, long.MinValue, "Unknown") { PendingThreadId = 11 };
-        var watcherThread2 = new ProcessRef(-1, long.MinValue, "Unknown") { PendingThreadId = 12 };
-        var builderThread = new ProcessRef(-1, long.MinValue, "Unknown") { PendingThreadId = 21 };
+        var watcherThread1 = new ProcessRef(-1, long.MinValue, "Unknown") { StandIn = 11 };
+        var watcherThread2 = new ProcessRef(-1, long.MinValue, "Unknown") { StandIn = 12 };
+        var builderThread = new ProcessRef(-1, long.MinValue, "Unknown") { StandIn = 21 };
         var t = new DirectoryNotifyTracker();
         t.FileName(DirKey, Dir);
         t.Arm(10, 1, DirObject, DirKey, watcherThread1, TwoMiB);
@@ -300,7 +300,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(31, 2, DirObject, DirKey, watcherThread2, TwoMiB);           // re-armed from another thread-pool thread
         t.Create(40, 0, 0x71, builderThread, $@"{Dir}\b", 2);
         t.OperationEnd(50, 2, 100, 0);
-        var (buffers, victims) = t.Build(p => p.PendingThreadId switch { 11 or 12 => Watcher, 21 => Builder, _ => p });
+        var (buffers, victims) = t.Build(p => p.StandIn switch { 11 or 12 => Watcher, 21 => Builder, _ => p });
         Assert.AreEqual(1, buffers.Rows.Count);
         Assert.AreEqual("watcher.exe", Cell(buffers, 0, "Process"));
         Assert.AreEqual(2L, Cell(buffers, 0, "Arms"));

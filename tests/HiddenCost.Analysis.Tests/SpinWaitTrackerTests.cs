@@ -465,6 +465,21 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Spin_inside_an_unnamed_contention_is_in_the_unattributed_note()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        t.ContentionStart(10 * Ms, Shop, 101);                       // no LockID, no object, no spin before it
+        Samples(t, 101, 11, 5, Spin(Reserve));                       // spins inside the wait after a wake-up
+        t.ContentionStop(16 * Ms, Shop, 101);
+        t.Sample(17 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(SpinWaitTracker.UnattributedSite, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(5.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        CollectionAssert.Contains(locks.Notes.ToArray(), $"5.0 ms of spin had no stack naming its call site or lock; it is shown as '{SpinWaitTracker.UnattributedSite}'.");
+    }
+
+    [TestMethod]
     public void Stop_without_a_start_is_not_counted_and_is_noted()
     {
         var t = new SpinWaitTracker();

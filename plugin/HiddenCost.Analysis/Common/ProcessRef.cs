@@ -4,9 +4,9 @@ namespace HiddenCost.Analysis.Common;
 /// A process as tables name it. Identity is (pid, start time): ids are reused within one trace, so two
 /// processes with the same pid but different starts are different rows. A process not yet known when an event
 /// named it (WPR's memory mode describes the processes and threads that predate the trace only in the rundown at
-/// its end) is <see cref="PendingThreadId"/>'s process until <see cref="Pipeline.TraceSession.Final"/> resolves it
-/// after the pass: such stand-ins are distinct per thread, so nothing merges two of them, or one with a known
-/// process, before the rundown has said whose they are.
+/// its end) is a <see cref="StandIn"/> until <see cref="Pipeline.TraceSession.Final"/> resolves it after the pass:
+/// stand-ins are distinct (one per unknown thread, or per unknown process id), so nothing merges two of them, or
+/// one with a known process, before the rundown has said whose they are.
 /// </summary>
 public sealed record ProcessRef(int Pid, long StartNs, string Name)
 {
@@ -17,14 +17,14 @@ public sealed record ProcessRef(int Pid, long StartNs, string Name)
     /// <summary>The PID as a table cell: empty for an unknown process (rather than −1).</summary>
     public long? PidCell => IsKnown ? Pid : null;
 
-    /// <summary>Non-zero for a stand-in: the process of this thread, which the trace describes only later.</summary>
-    public int PendingThreadId { get; init; }
+    /// <summary>Non-zero for a stand-in (its number in the session): a process the trace describes only later.</summary>
+    public int StandIn { get; init; }
 
     /// <summary>Identity is (pid, start): the name is a property of that instance, not part of who it is.</summary>
     public bool Equals(ProcessRef? other) =>
-        other is not null && other.Pid == Pid && other.StartNs == StartNs && other.PendingThreadId == PendingThreadId;
+        other is not null && other.Pid == Pid && other.StartNs == StartNs && other.StandIn == StandIn;
 
-    public override int GetHashCode() => HashCode.Combine(Pid, StartNs, PendingThreadId);
+    public override int GetHashCode() => HashCode.Combine(Pid, StartNs, StandIn);
 
     public override string ToString() => $"{Name} ({Pid})";
 }

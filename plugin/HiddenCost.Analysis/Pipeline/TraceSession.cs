@@ -16,8 +16,9 @@ public sealed class TraceSession : IStackListener
     private readonly List<IStackListener> _stackListeners = new();
     private readonly Dictionary<ProcessInfo, ProcessRef> _processRefs = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<int, ProcessRef> _unnamed = new();
-    private readonly Dictionary<int, ProcessRef> _pendingByThread = new();
-    private readonly Dictionary<ProcessRef, (long FirstNs, int ProcessIdHint)> _pending = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<int, ProcessRef> _standInByThread = new();
+    private readonly Dictionary<int, ProcessRef> _standInByProcess = new();
+    private readonly Dictionary<ProcessRef, (int ThreadId, int ProcessId, long FirstNs)> _standIns = new(ReferenceEqualityComparer.Instance);
     private bool _complete;
 
     public TraceSession()
@@ -52,7 +53,10 @@ public sealed class TraceSession : IStackListener
         foreach (var listener in _stackListeners) listener.OnStack(match);
     }
 
-    /// <summary>The process instance alive with <paramref name="processId"/> at that time.</summary>
+    /// <summary>
+    /// The process instance alive with <paramref name="processId"/> at that time. During the pass, an id the trace
+    /// has not described yet gets a stand-in (<see cref="ProcessRef.StandIn"/>), resolved by <see cref="Final"/>.
+    /// </summary>
     public ProcessRef Process(int processId, long timeNs)
     {
         if (processId < 0) return ProcessRef.Unknown;
@@ -60,10 +64,12 @@ public sealed class TraceSession : IStackListener
         if (info is null)
         {
             if (processId == 0) return Idle;
+            if (!_complete) return StandInFor(0, processId, timeNs);
             if (!_unnamed.TryGetValue(processId, out var unnamed))
                 _unnamed[processId] = unnamed = new ProcessRef(processId, long.MinValue, $"Process {processId}");
             return unnamed;
         }
+        if (_standInByProcess.Count > 0) _standInByProcess.Remove(processId); // a later unknown stretch of this id is another process
         if (!_processRefs.TryGetValue(info, out var process))
             _processRefs[info] = process = new ProcessRef(info.ProcessId, info.StartTimeNs, info.ImageName.Length > 0 ? info.ImageName : $"Process {processId}");
         return process;
@@ -71,41 +77,50 @@ public sealed class TraceSession : IStackListener
 
     /// <summary>
     /// The process of thread <paramref name="threadId"/> at that time, else of <paramref name="fallbackProcessId"/>.
-    /// During the pass, a thread the trace has not described yet (nor its process) gets a stand-in for its process
-    /// (<see cref="ProcessRef.PendingThreadId"/>): WPR's memory mode describes what predates the trace only in the
-    /// rundown at its end. Analyses that keep processes from the pass pass them through <see cref="Final"/> after it.
+    /// During the pass, a thread the trace has not described yet (nor the fallback process) gets a stand-in for its
+    /// process, and so does a known thread whose process is not described yet: WPR's memory mode describes what
+    /// predates the trace only in the rundown at its end. Analyses that keep processes from the pass pass them
+    /// through <see cref="Final"/> after it.
     /// </summary>
     public ProcessRef ProcessOfThread(int threadId, long timeNs, int fallbackProcessId = -1)
     {
         var thread = threadId > 0 ? State.GetThread(threadId, timeNs) : null;
         if (thread is not null)
         {
-            if (_pendingByThread.Count > 0) _pendingByThread.Remove(threadId); // a later unknown stretch of this id is another thread
+            if (_standInByThread.Count > 0) _standInByThread.Remove(threadId); // a later unknown stretch of this id is another thread
             return Process(thread.ProcessId, timeNs);
         }
         if (_complete || threadId <= 0 || (fallbackProcessId >= 0 && State.GetProcess(fallbackProcessId, timeNs) is not null))
             return Process(fallbackProcessId, timeNs);
-        if (!_pendingByThread.TryGetValue(threadId, out var pending))
-        {
-            pending = new ProcessRef(fallbackProcessId, long.MinValue, fallbackProcessId >= 0 ? $"Process {fallbackProcessId}" : ProcessRef.Unknown.Name)
-            {
-                PendingThreadId = threadId,
-            };
-            _pendingByThread[threadId] = pending;
-            _pending[pending] = (timeNs, fallbackProcessId);
-        }
-        return pending;
+        return StandInFor(threadId, fallbackProcessId, timeNs);
     }
 
     /// <summary>
-    /// After the pass: the process a stand-in from <see cref="ProcessOfThread"/> stood for, now that the whole
-    /// trace (its end rundown included) has been read; any other process as it is.
+    /// After the pass (<see cref="Complete"/>): the process a stand-in stood for, now that the whole trace (its end
+    /// rundown included) has been read; any other process as it is.
     /// </summary>
     public ProcessRef Final(ProcessRef process)
     {
-        if (process.PendingThreadId == 0 || !_pending.TryGetValue(process, out var seen)) return process;
-        var thread = State.GetThread(process.PendingThreadId, seen.FirstNs);
-        return Process(thread?.ProcessId ?? seen.ProcessIdHint, seen.FirstNs);
+        if (process.StandIn == 0 || !_standIns.TryGetValue(process, out var seen)) return process;
+        int pid = seen.ThreadId > 0 && State.GetThread(seen.ThreadId, seen.FirstNs) is { } thread ? thread.ProcessId : seen.ProcessId;
+        return Process(pid, seen.FirstNs);
+    }
+
+    /// <summary>One stand-in per unknown thread (<paramref name="threadId"/> &gt; 0) or else per unknown process id.</summary>
+    private ProcessRef StandInFor(int threadId, int processId, long timeNs)
+    {
+        var byId = threadId > 0 ? _standInByThread : _standInByProcess;
+        int id = threadId > 0 ? threadId : processId;
+        if (!byId.TryGetValue(id, out var standIn))
+        {
+            standIn = new ProcessRef(processId, long.MinValue, processId >= 0 ? $"Process {processId}" : ProcessRef.Unknown.Name)
+            {
+                StandIn = _standIns.Count + 1,
+            };
+            byId[id] = standIn;
+            _standIns[standIn] = (threadId, processId, timeNs);
+        }
+        return standIn;
     }
 
     private static readonly ProcessRef Idle = new(0, long.MinValue, "Idle");

@@ -36,11 +36,14 @@ public sealed partial class TraceBuilder
         _records.Add(KernelTraceControlEvents.VolumeMapping(Next(IdleThread), @"\SystemRoot\", @"C:\Windows\"));
         _records.Add(KernelTraceControlEvents.VolumeMapping(Next(IdleThread), @"\Device\HarddiskVolume3\", @"C:\"));
 
-        if (SampleIntervalTicks > 0)
+        // In memory mode the circular buffers have overwritten everything logged at the start: the interval and
+        // the scenario's start rundown (CLR method DCStart, registry KCB RundownBegin) are known only from the end.
+        if (SampleIntervalTicks > 0 && !Settings.RundownAtEndOnly)
             _records.Add(PerfInfoEvents.ProfileInterval(Next(), true, (uint)(SampleIntervalTicks * 10_000_000 / Etl.PerfFrequency)));
 
         if (!Settings.RundownAtEndOnly) EmitSystemRundown(Next, ProcessEvents.DCStartType, ThreadEvents.DCStartType, ImageEvents.DCStartType);
-        foreach (var factory in _startRundown) _records.Add(factory(Next()));
+        if (!Settings.RundownAtEndOnly)
+            foreach (var factory in _startRundown) _records.Add(factory(Next()));
 
         foreach (var process in _processes.Where(p => p.StartQpc is not null))
         {

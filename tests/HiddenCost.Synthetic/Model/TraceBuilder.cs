@@ -144,7 +144,9 @@ public sealed partial class TraceBuilder
     }
 
     public SyntheticThread AddThread(SyntheticProcess process, string name = "", long? startQpc = null, byte priority = 8) =>
-        AddThreadWithId(process, NextTid(), name, startQpc, priority);
+        AddThreadWithId(process, NextTid(), name,
+            startQpc ?? (Settings.ThreadsStartWithActivity && process.StartQpc is null && process != Controller && process.Pid > 4 ? ActivityStart : null),
+            priority);
 
     /// <summary>A kernel module (process 0) at the next kernel address.</summary>
     public SyntheticImage AddKernelModule(string fileName, ulong size, string? pdbName = null)

@@ -37,6 +37,13 @@ public sealed record TraceBuilderSettings
     /// </summary>
     public bool RundownAtEndOnly { get; init; }
 
+    /// <summary>
+    /// Starts the scenario's threads of processes that predate the trace when the activity begins (a Thread Start
+    /// event each, as a thread pool grows under load) instead of before the trace; with
+    /// <see cref="RundownAtEndOnly"/>, such a thread is known at once but its process only at the end.
+    /// </summary>
+    public bool ThreadsStartWithActivity { get; init; }
+
     /// <summary>Time reserved for the start rundown before scenario activity begins.</summary>
     public double RundownMs { get; init; } = 2.0;
 

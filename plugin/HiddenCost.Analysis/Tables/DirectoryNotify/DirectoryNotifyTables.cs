@@ -35,7 +35,7 @@ public static class DirectoryNotifyTables
         .Column("Deletes", ColumnType.Integer, ColumnUnit.Count)
         .Column("Renames", ColumnType.Integer, ColumnUnit.Count)
         .Column("Demand-Zero Faults", ColumnType.Integer, ColumnUnit.Count, description: "the process's demand-zero page faults while the directory was watched")
-        .Column("Watchers", ColumnType.Integer, ColumnUnit.Count, description: "watchers (process, buffer) on the directory")
+        .Column("Watchers", ColumnType.Integer, ColumnUnit.Count, description: "watchers (process, buffer) on the directory", summary: ColumnSummary.Max)
         .Column("Notify CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "CPU samples in FsRtlNotify*/memset; needs resolved kernel symbols, empty otherwise")
         .Build(new TableView(new[] { "Directory", "Process" }, "File Operations", new[] { "File Operations" }));
 }

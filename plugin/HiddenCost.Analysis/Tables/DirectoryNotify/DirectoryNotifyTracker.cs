@@ -43,12 +43,11 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A DirNotify request: the watcher (re-)arms its buffer on a directory handle.</summary>
     public void Arm(long t, ulong irp, ulong fileObject, ulong fileKey, ProcessRef process, long bufferBytes)
     {
-        if (!_handles.TryGetValue(fileObject, out var handle) || handle.EndNs != long.MaxValue
-            || handle.Process != process || handle.BufferBytes != bufferBytes)
+        // A watch belongs to the process that first armed it: re-arms come from whichever thread completed the last
+        // request (a thread pool's), whose process may be known only at the end of the trace (a stand-in per thread).
+        if (!_handles.TryGetValue(fileObject, out var handle) || handle.EndNs != long.MaxValue || handle.BufferBytes != bufferBytes)
         {
-            // Another process or buffer size on a handle still watching: the old watch is over. (Stand-ins for
-            // processes the trace describes only at its end differ per thread; their handles are one row again
-            // once Build has resolved them.)
+            // Another buffer size on a handle still watching: the old watch is over.
             if (handle is not null && handle.EndNs == long.MaxValue) End(handle, t);
             handle = new WatchHandle(fileObject, fileKey != 0 ? fileKey : fileObject, process, bufferBytes, t);
             if (!_watchesOf.TryGetValue(handle.Directory, out var watches)) _watchesOf[handle.Directory] = watches = new();

@@ -86,12 +86,7 @@ public sealed class SpinWaitTracker
         tally.Threads.Add(threadId);
         tally.Touch(t);
         if (site is not null) NoteSite(tally, site, t);
-        if (th.Running)
-        {
-            var run = th.TakeRun(wasted: true);
-            if (tally.Key.Kind == LockKeyKind.Unattributed) _unattributedNs += run.CpuNs; // so the note counts it too
-            AddProven(tally, th, run);
-        }
+        if (th.Running) AddProven(tally, th, th.TakeRun(wasted: true));
         th.Open.Add(new OpenContention(t, tally));
     }
 
@@ -255,8 +250,9 @@ public sealed class SpinWaitTracker
     }
 
     /// <summary>A run that certainly spun (it ended in or spun inside a contention) teaches its process the runtime's spin paths.</summary>
-    private static void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
+    private void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
     {
+        if (tally.Key.Kind == LockKeyKind.Unattributed) _unattributedNs += run.CpuNs; // the note counts all of it
         run.Paths.AddTo(th.Tally.SpinPaths);
         tally.AddRun(run, th.ThreadId);
     }
