@@ -20,20 +20,31 @@ public sealed class CliRunner
         _interactive = interactive;
     }
 
-    /// <returns>0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments.</returns>
+    /// <summary>Why these arguments cannot run (an unknown table, an option taken for a trace), or null.</summary>
+    public static string? ArgumentError(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames)
+    {
+        foreach (var name in tableNames)
+            if (TableCatalog.Find(name) is null)
+                return $"no table named '{name}'. Tables: {string.Join(", ", TableCatalog.All.Select(t => t.Name))}";
+        // A mistyped option (--tabel) would otherwise be read as a trace file named "--tabel".
+        foreach (var trace in traces)
+            if (trace.StartsWith('-') && !File.Exists(trace))
+                return $"unknown option '{trace}' (see hiddencost --help)";
+        return null;
+    }
+
+    /// <returns>
+    /// 0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments; 3 when an analysis failed
+    /// unexpectedly (a bug: the message asks for a report; the other traces are still analysed).
+    /// </returns>
     public int Run(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, OutputFormat format)
     {
-        var selected = new List<TableSpec>();
-        foreach (var name in tableNames)
+        if (ArgumentError(traces, tableNames) is { } argumentError)
         {
-            var spec = TableCatalog.Find(name);
-            if (spec is null)
-            {
-                _err.WriteLine($"error: no table named '{name}'. Tables: {string.Join(", ", TableCatalog.All.Select(t => t.Name))}");
-                return 2;
-            }
-            selected.Add(spec);
+            _err.WriteLine($"error: {argumentError}");
+            return 2;
         }
+        var selected = tableNames.Select(name => TableCatalog.Find(name)!).ToList();
         if (traces.Count == 0)
         {
             var sample = SampleLocator.Find();
@@ -50,11 +61,23 @@ public sealed class CliRunner
         json?.WriteStartArray();
         for (int i = 0; i < traces.Count; i++)
         {
-            var result = Analyze(traces[i]);
+            AnalysisResult result;
+            try
+            {
+                result = Analyze(traces[i]);
+            }
+            catch (Exception e)
+            {
+                // TraceAnalyzer turns every bad-input case into an error result; anything else is a bug. Say so,
+                // with the exception, and go on with the other traces (the JSON array still closes).
+                _err.WriteLine($"error: {traces[i]}: internal error, please report it with the trace if you can: {e}");
+                exit = 3;
+                continue;
+            }
             if (result.Error is not null)
             {
                 _err.WriteLine($"error: {result.Error}");
-                exit = 1;
+                exit = Math.Max(exit, 1);
             }
             var tables = selected.Count == 0
                 ? result.Tables

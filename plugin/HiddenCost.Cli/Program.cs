@@ -27,7 +27,22 @@ root.Options.Add(output);
 root.SetAction(parse =>
 {
     var file = parse.GetValue(output);
-    TextWriter writer = file is null ? Console.Out : new StreamWriter(file.FullName);
+    // Checked before the output file is opened, so a bad argument never empties an existing file.
+    if (CliRunner.ArgumentError(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>()) is { } argumentError)
+    {
+        Console.Error.WriteLine($"error: {argumentError}");
+        return 2;
+    }
+    TextWriter writer;
+    try
+    {
+        writer = file is null ? Console.Out : new StreamWriter(file.FullName);
+    }
+    catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+    {
+        Console.Error.WriteLine($"error: cannot write {file!.FullName}: {e.Message}");
+        return 2;
+    }
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
@@ -39,4 +54,12 @@ root.SetAction(parse =>
         if (file is not null) writer.Dispose();
     }
 });
-return root.Parse(args).Invoke();
+var parsed = root.Parse(args);
+if (parsed.Errors.Count > 0)
+{
+    // Bad arguments exit with 2, as README says (System.CommandLine's own handling exits with 1).
+    foreach (var error in parsed.Errors) Console.Error.WriteLine($"error: {error.Message}");
+    Console.Error.WriteLine("See hiddencost --help.");
+    return 2;
+}
+return parsed.Invoke();

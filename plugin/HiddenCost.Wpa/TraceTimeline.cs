@@ -22,13 +22,10 @@ internal static class TraceTimeline
         long first = Math.Max(0, info.Cell(0, "Start") as long? ?? 0);
         long last = Math.Max(first, info.Cell(0, "End") as long? ?? first);
         var startUtc = info.Cell(0, "Trace Start (UTC)") is string text
-            && DateTime.TryParseExact(text, TraceInfoFormat, CultureInfo.InvariantCulture,
+            && DateTime.TryParseExact(text, TraceInfoAnalysis.StartTimeFormat, CultureInfo.InvariantCulture,
                 DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var parsed)
             ? parsed
             : Epoch;
         return new DataSourceInfo(first, last, startUtc.AddTicks(first / 100));
     }
-
-    /// <summary>How <see cref="TraceInfoAnalysis"/> writes the trace start.</summary>
-    private const string TraceInfoFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'";
 }

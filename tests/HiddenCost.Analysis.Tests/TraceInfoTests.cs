@@ -30,6 +30,28 @@ public sealed class TraceInfoTests
     }
 
     [TestMethod]
+    public void Trace_start_is_iso_8601_whatever_the_culture_of_the_host()
+    {
+        // WPA runs in the user's culture; one whose time separator is "." (fi-FI) wrote "09.30.00", which the plugin
+        // could not read back (the timeline then started in 1970).
+        var culture = (System.Globalization.CultureInfo)System.Globalization.CultureInfo.InvariantCulture.Clone();
+        culture.DateTimeFormat.TimeSeparator = ".";
+        culture.DateTimeFormat.DateSeparator = "/";
+        var saved = System.Globalization.CultureInfo.CurrentCulture;
+        try
+        {
+            System.Globalization.CultureInfo.CurrentCulture = culture;
+            var result = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl"));
+            Assert.IsNull(result.Error);
+            Assert.AreEqual("2026-01-15T09:30:00.0000000Z", result["Trace Info"].Cell(0, "Trace Start (UTC)"));
+        }
+        finally
+        {
+            System.Globalization.CultureInfo.CurrentCulture = saved;
+        }
+    }
+
+    [TestMethod]
     public void ShutdownPerfDiagLogger_trace_info_shows_two_processors_and_build_18362()
     {
         var info = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl"))["Trace Info"];

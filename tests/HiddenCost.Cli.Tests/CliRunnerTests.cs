@@ -53,6 +53,15 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Mistyped_option_exits_2_instead_of_being_read_as_a_trace()
+    {
+        var (exit, output, error) = Run(new[] { "--tabel", "Trace Info" }, Array.Empty<string>(), OutputFormat.Text);
+        Assert.AreEqual(2, exit);
+        StringAssert.Contains(error, "unknown option '--tabel'");
+        Assert.AreEqual("", output);
+    }
+
+    [TestMethod]
     public void Csv_output_quotes_and_keeps_raw_values()
     {
         var path = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");

@@ -1,3 +1,4 @@
+using System.Globalization;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
@@ -7,6 +8,12 @@ namespace HiddenCost.Analysis.Tables.TraceInfo;
 /// <summary>Trace Info: one row describing the trace as its header and the reader saw it.</summary>
 public sealed class TraceInfoAnalysis : ITraceAnalysis
 {
+    /// <summary>
+    /// How "Trace Start (UTC)" is written: ISO 8601, always in the invariant culture (WPA runs in the user's, whose
+    /// calendar or time separator would otherwise give a Buddhist-era year or "09.30.00"; the plugin reads it back).
+    /// </summary>
+    public const string StartTimeFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'";
+
     public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.TraceInfo, "Trace Info",
             "The trace's header and health: OS, processors, clock, extent, buffers and lost events.", "HiddenCost/Trace")
         .Column("OS Version", ColumnType.Text, description: "major.minor.build from the trace header")
@@ -41,7 +48,7 @@ public sealed class TraceInfoAnalysis : ITraceAnalysis
         var h = c.Header;
         table.AddRow(
             h.OsVersion, (long)h.Build, (long)h.NumberOfProcessors, (long)h.PointerSize, h.ClockType.ToString(),
-            (long)h.CpuSpeedMHz, h.StartTimeUtc.ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'"),
+            (long)h.CpuSpeedMHz, h.StartTimeUtc.ToString(StartTimeFormat, CultureInfo.InvariantCulture),
             c.FirstEventNs, c.LastEventNs, c.LastEventNs - c.FirstEventNs, c.EventCount,
             c.Health.Buffers, c.Health.CompressedBuffers, (long)h.EventsLost, (long)h.BuffersLost,
             c.Health.BuffersWithEventsLost, c.Health.WarningCount, $"0x{h.LogFileMode:X8}", h.LoggerName, c.FileLength);
