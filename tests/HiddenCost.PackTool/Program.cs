@@ -35,7 +35,7 @@ try
             var text = File.ReadAllText(layout.StackTags);
             var updated = DriverTagsGenerator.Replace(text, DriverTagsGenerator.Generate(catalog));
             File.WriteAllText(layout.StackTags, updated);
-            Console.WriteLine($"{layout.Display(layout.StackTags)}: {catalog.Count} driver tags {(updated == text ? "unchanged" : "written")}");
+            Console.WriteLine($"{layout.Display(layout.StackTags)}: {DriverTagsGenerator.Tagged(catalog).Count()} driver tags {(updated == text ? "unchanged" : "written")}");
             return 0;
         }
         case "presets":

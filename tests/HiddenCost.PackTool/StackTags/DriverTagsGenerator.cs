@@ -1,11 +1,13 @@
 using System.Text;
 using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Tables.SyscallHook;
 
 namespace HiddenCost.PackTool.StackTags;
 
 /// <summary>
 /// Writes the driver section of stacktags/HiddenCost.stacktags from the security-driver catalogue: one tag per
-/// module (<c>Security and Filter Drivers\Category\Vendor\module (product)</c>) claiming <c>module!*</c>. The
+/// module (<c>Security and Filter Drivers\Category\Vendor\module (product)</c>) claiming <c>module!*</c>, except the
+/// Microsoft inbox drivers of <see cref="InboxKernelModules"/>. The
 /// section sits between two marker comments; everything outside them is written by hand.
 /// </summary>
 public static class DriverTagsGenerator
@@ -27,13 +29,20 @@ public static class DriverTagsGenerator
         ["EDR", "anti-virus", "anti-exploit", "activity monitor", "application control", "device control", "firewall",
          "security enhancer", "content screener", "encryption", "anti-cheat"];
 
+    /// <summary>
+    /// The catalogue entries that get a tag: all but parts of Windows (the altitude list also allocates Microsoft's
+    /// own inbox filters — wof, cldflt, luafv …), which the Syscall Hook table never names as culprits either.
+    /// </summary>
+    public static IEnumerable<SecurityDriverEntry> Tagged(SecurityDriverCatalog catalog) =>
+        catalog.Entries.Where(e => !InboxKernelModules.Contains(e.Module));
+
     /// <summary>The generated section, markers included, indented for a place directly under the root tag.</summary>
     public static string Generate(SecurityDriverCatalog catalog)
     {
         var sb = new StringBuilder();
         sb.Append("  ").Append(BeginMarker).Append('\n');
         sb.Append($"  <Tag Name=\"{RootTagName}\" Priority=\"{Priority}\">\n");
-        var byCategory = catalog.Entries.GroupBy(e => e.Category)
+        var byCategory = Tagged(catalog).GroupBy(e => e.Category)
             .OrderBy(g => Array.IndexOf(CategoryOrder, g.Key) is var i and >= 0 ? i : CategoryOrder.Length)
             .ThenBy(g => g.Key, StringComparer.OrdinalIgnoreCase);
         foreach (var category in byCategory)
