@@ -42,6 +42,26 @@ public sealed class WpaProfileTests
     }
 
     [TestMethod]
+    public void Problem_presets_group_only_by_stacks_their_profile_records()
+    {
+        // A stack column with no stacks behind it is one empty group: the CSwitch stack column needs CSwitch stacks,
+        // File I/O's stack column file stacks, in the wprp profile of the same name (or the base all share).
+        var wprp = SafeXml.TryLoad(Pack.Layout.Wprp, "MultiProfile.wprp", out var issue)!;
+        Assert.IsNull(issue, issue?.ToString());
+        string[] Stacks(string provider) => wprp.Descendants().Where(e => e.Name.LocalName == "SystemProvider" && (string?)e.Attribute("Id") == provider)
+            .Descendants().Where(e => e.Name.LocalName == "Stack").Select(e => (string)e.Attribute("Value")!).ToArray();
+        const string CSwitchStack = "68482a06-b6a3-4eb9-922f-9fa43537148b", FileIoStack = "ecf6e842-d5da-4d95-84c7-63ab3b6cf318";
+        foreach (var profile in new[] { "SysCall", "SpinWait", "DirNotify", "EventLog" })
+        {
+            var stacks = Stacks("SystemProvider_" + profile).Concat(Stacks("SystemProvider_Base")).ToHashSet();
+            var shown = Load(profile + ".wpaProfile").Descendants(Ns + "Column")
+                .Where(c => (string?)c.Attribute("IsVisible") == "true").Select(c => (string)c.Attribute("Guid")!).ToHashSet();
+            if (shown.Contains(CSwitchStack)) Assert.IsTrue(stacks.Contains("CSwitch"), $"{profile}: groups by CSwitch stacks it does not record");
+            if (shown.Contains(FileIoStack)) Assert.IsTrue(stacks.Any(v => v.StartsWith("File", StringComparison.Ordinal)), $"{profile}: groups by file stacks it does not record");
+        }
+    }
+
+    [TestMethod]
     public void Table_list_holds_the_plugins_fixed_table_guids()
     {
         var ours = Lists().Ours;

@@ -40,12 +40,16 @@ public static class BuiltInPresets
             new(Guid.Parse("55d56ebb-77af-4af5-a056-6122751ea093"), "CPU", "ResourceId"),
         ], "#FFFF0000");
 
-    /// <summary>CPU Usage (Precise) by process and the wait reason of the switched-in thread (yields, Sleep(0), lock waits).</summary>
-    public static PresetGraph CpuPreciseByWaitReason(Guid table) => new("CPU Usage (Precise)", table, "HiddenCost: Context Switches by Process, Wait Reason",
+    /// <summary>
+    /// CPU Usage (Precise) by process and the wait reason of the switched-in thread (yields, Sleep(0), lock waits);
+    /// grouped by the new thread's stack tags too when the profile records CSwitch stacks (<paramref name="stacks"/>),
+    /// since without them that column holds one empty group.
+    /// </summary>
+    public static PresetGraph CpuPreciseByWaitReason(Guid table, bool stacks = true) => new("CPU Usage (Precise)", table, "HiddenCost: Context Switches by Process, Wait Reason",
         [
             C("f64abe19-837a-4e53-8087-4547026b82b2", "New Process Name", width: 140),
             C("fe7ccd45-6275-413e-a538-3587f0eb452b", "New Prev Wait Reason", width: 140),
-            C("68482a06-b6a3-4eb9-922f-9fa43537148b", "New Thread Stack", width: 260, options: StackTagMode()),
+            .. stacks ? [C("68482a06-b6a3-4eb9-922f-9fa43537148b", "New Thread Stack", width: 260, options: StackTagMode())] : Array.Empty<PresetColumn>(),
             C("a91e1d66-1316-4baa-b95d-e69aeeef891e", "Readying Process", Aggregation.UniqueCount, 120, visible: false, options: ProcessOptions()),
             C("74714606-d216-4cfa-a7d8-7ccb9c67de76", "Ready Thread Stack", width: 200, visible: false, options: StackTagMode()),
             C("71d9a1a9-f32c-4b0b-8f09-09b56cbbb843", "Last Switch-Out Time", Aggregation.Min, visible: false, options: Timestamp()),
@@ -55,26 +59,29 @@ public static class BuiltInPresets
             C("906ea81e-ab68-4dfd-9b9f-3adafab60f83", "Ready", Aggregation.Sum, 100, options: InView("71d9a1a9-f32c-4b0b-8f09-09b56cbbb843")),
             C("e008ed7a-15b0-40ab-854b-b5f6392f298b", "CPU Usage (in view)", Aggregation.Sum, 110, sortDescending: true,
                 options: InView("71d9a1a9-f32c-4b0b-8f09-09b56cbbb843")),
-        ], 3,
+        ], stacks ? 3 : 2,
         [
             new(Guid.Parse("71d9a1a9-f32c-4b0b-8f09-09b56cbbb843"), "Last Switch-Out Time", "WaitStartTime"),
             new(Guid.Parse("5417f63c-9b79-45aa-beb9-73e3c1959221"), "Switch-In Time", "WaitEndTime"),
         ], "#FFFF8000");
 
-    /// <summary>File I/O by process, operation and path, with stack tags (victims' creates and deletes, .evtx reads).</summary>
-    public static PresetGraph FileIoByProcess(Guid table) => new("File I/O", table, "HiddenCost: File I/O by Process, Type, Path",
+    /// <summary>
+    /// File I/O by process, operation and path (victims' creates and deletes, .evtx reads); grouped by stack tags
+    /// too when the profile records file stacks (<paramref name="stacks"/>).
+    /// </summary>
+    public static PresetGraph FileIoByProcess(Guid table, bool stacks = true) => new("File I/O", table, "HiddenCost: File I/O by Process, Type, Path",
         [
             C("f7732c29-62d3-4b32-ba4e-ced7ebe6b8ea", "Process Name", width: 140),
             C("db4da22c-8331-4243-9094-44f05969de01", "Event Type", width: 100),
             C("0b043700-c82e-4d03-bc9c-ae7138093b47", "File Path", width: 360),
-            C("ecf6e842-d5da-4d95-84c7-63ab3b6cf318", "Stack", width: 200, options: StackTagMode()),
+            .. stacks ? [C("ecf6e842-d5da-4d95-84c7-63ab3b6cf318", "Stack", width: 200, options: StackTagMode())] : Array.Empty<PresetColumn>(),
             C("13e15a02-094f-4326-b5bd-e6721bdd3e87", "Result", visible: false),
             C("26d231f4-e6e3-4ea0-b8f1-3c3cfacf067b", "Start", Aggregation.Min, visible: false, options: Timestamp()),
             C("e2c7e540-4aeb-47e0-99ba-dacf63ec19cf", "End", Aggregation.Max, visible: false, options: Timestamp()),
             C("1a6168db-c962-472b-9c4a-a04621f1dc03", "Count", Aggregation.Sum, 80, sortDescending: true),
             C("8b8d220b-a24d-4773-81cb-6c6caebb084f", "Size", Aggregation.Sum, 90),
             C("0f0fd63e-942e-441d-829b-3f921965cc9a", "Duration", Aggregation.Sum, 100, options: InView("e2c7e540-4aeb-47e0-99ba-dacf63ec19cf")),
-        ], 4,
+        ], stacks ? 4 : 3,
         [
             new(Guid.Parse("26d231f4-e6e3-4ea0-b8f1-3c3cfacf067b"), "Start", "StartTime"),
             new(Guid.Parse("e2c7e540-4aeb-47e0-99ba-dacf63ec19cf"), "End", "EndTime"),

@@ -19,6 +19,10 @@ public static class PresetDefinitions
         var sampled = BuiltInPresets.CpuSampledByStackTag(wpa.Require("CPU Usage (Sampled)").Id);
         var precise = BuiltInPresets.CpuPreciseByWaitReason(wpa.Require("CPU Usage (Precise)").Id);
         var fileIo = BuiltInPresets.FileIoByProcess(wpa.Require("File I/O").Id);
+        // The SysCall and EventLog profiles record no CSwitch stacks, and EventLog no file stacks (wprp/MultiProfile.wprp):
+        // their presets do not group by stacks those traces cannot have.
+        var preciseNoStacks = BuiltInPresets.CpuPreciseByWaitReason(wpa.Require("CPU Usage (Precise)").Id, stacks: false);
+        var fileIoNoStacks = BuiltInPresets.FileIoByProcess(wpa.Require("File I/O").Id, stacks: false);
         var registry = BuiltInPresets.RegistryByProcess(wpa.Require("Registry").Id);
 
         return
@@ -34,13 +38,13 @@ public static class PresetDefinitions
                 new("CPU by Stack Tag", [sampled, precise]),
             ]),
             new("SysCall.wpaProfile", "Syscall Hook Overhead: culprit driver, victims and cost, with sampled CPU by stack tag and context switches. (WPA's Syscalls table is not included: its GUID is not public; see wpa-builtin-tables.txt.)",
-                [new("HiddenCost: Syscall Hook Overhead", [Ours("Syscall Hook Overhead", "#FFC00000"), Ours("Profiling Gaps", "#FF808080"), sampled, precise])]),
+                [new("HiddenCost: Syscall Hook Overhead", [Ours("Syscall Hook Overhead", "#FFC00000"), Ours("Profiling Gaps", "#FF808080"), sampled, preciseNoStacks])]),
             new("SpinWait.wpaProfile", "Spin-Wait Cost per Lock and by Process, with sampled CPU by stack tag and context switches by wait reason.",
                 [new("HiddenCost: Spin-Wait", [Ours("Spin-Wait Cost per Lock", "#FFE07000"), Ours("Spin-Wait by Process", "#FFFFB000"), sampled, precise])]),
             new("DirNotify.wpaProfile", "Directory Notify Buffers and Victims, with File I/O and sampled CPU by stack tag.",
                 [new("HiddenCost: Directory Notify", [Ours("Directory Notify Buffers", "#FF0070C0"), Ours("Directory Notify Victims", "#FF00B0F0"), fileIo, sampled])]),
             new("EventLog.wpaProfile", "Event Log Render Cost, with context switches, Registry and File I/O.",
-                [new("HiddenCost: Event Log Render Cost", [Ours("Event Log Render Cost", "#FF7030A0"), precise, registry, fileIo])]),
+                [new("HiddenCost: Event Log Render Cost", [Ours("Event Log Render Cost", "#FF7030A0"), preciseNoStacks, registry, fileIoNoStacks])]),
         ];
     }
 
