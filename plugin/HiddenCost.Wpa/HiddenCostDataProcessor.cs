@@ -87,7 +87,12 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
         try
         {
             if (_paths.Count > 1)
+            {
+                // Shown, not only logged: the user opened several traces and would otherwise take these tables for all.
                 Logger.Warn("HiddenCost analyses one trace per processor: analysed {0}, not {1}", _paths[0], string.Join(", ", _paths.Skip(1)));
+                ApplicationEnvironment.DisplayMessage(MessageType.Warning, CultureInfo.InvariantCulture,
+                    "HiddenCost analysed only {0}; open {1} on its own to see its tables.", _paths[0], string.Join(", ", _paths.Skip(1)));
+            }
             if (trace.Error is { } error)
             {
                 Logger.Error("{0}", error);

@@ -87,7 +87,7 @@ public sealed class ProcessorFailureTests
     }
 
     [TestMethod]
-    public void Second_trace_given_to_one_processor_is_named_in_a_warning()
+    public void Second_trace_given_to_one_processor_is_named_in_a_warning_the_user_sees()
     {
         var analysed = new List<string>();
         var (processor, host) = Processor((path, _, _) =>
@@ -100,5 +100,7 @@ public sealed class ProcessorFailureTests
 
         CollectionAssert.AreEqual(new[] { "/traces/a.etl" }, analysed);
         Assert.AreEqual("HiddenCost analyses one trace per processor: analysed /traces/a.etl, not /traces/b.etl", host.Entries("Warn").Single().Text);
+        Assert.AreEqual("Warning: HiddenCost analysed only /traces/a.etl; open /traces/b.etl on its own to see its tables.", host.Messages.Single(),
+            "shown to the user, not only logged");
     }
 }
