@@ -28,6 +28,18 @@ public sealed class TraceReadinessTests
     }
 
     [TestMethod]
+    public void Spin_wait_on_its_own_sample_is_ready_and_lists_each_present_kind_once()
+    {
+        var result = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "spin-contention.etl"));
+        var t = result["Trace Readiness"];
+        var spin = t.Rows.Single(r => (string)r[0]! == "Spin-Wait Cost per Lock");
+        Assert.AreEqual(true, spin[t.Spec.IndexOf("Ready")]);
+        var present = ((string)spin[t.Spec.IndexOf("Present")]!).Split("; ");
+        CollectionAssert.AllItemsAreUnique(present, string.Join(" | ", present));
+        Assert.AreEqual(1, present.Count(p => p.StartsWith("StackWalk ", StringComparison.Ordinal)));
+    }
+
+    [TestMethod]
     public void Directory_notify_tables_are_empty_on_real_samples_and_say_why()
     {
         foreach (var sample in new[] { "perfview/net.4.5.2.x64.etl.zip", "etl-parser/ShutdownPerfDiagLogger.etl", "etwanalyzer/TraceLoggingTester.etl.zip" })

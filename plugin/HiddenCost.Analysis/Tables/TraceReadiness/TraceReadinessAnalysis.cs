@@ -59,7 +59,9 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             foreach (var requirement in problem.Events)
             {
                 long count = Count(requirement.Events);
-                if (count > 0) present.Add($"{requirement.Name} {count:N0}");
+                // A kind required for one purpose and optional for another (StackWalk) is listed once.
+                var found = $"{requirement.Name} {count.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)}";
+                if (count > 0) { if (!present.Contains(found)) present.Add(found); }
                 else
                 {
                     var what = $"{requirement.Name} ({HowRecorded(requirement.RecordedBy)})";
