@@ -163,6 +163,20 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Delete_event_that_clears_the_delete_disposition_is_no_change()
+    {
+        FileChangeKind? Change(byte opcode, uint infoClass, ulong extra) =>
+            DirectoryNotifyAnalysis.ChangeOf(new HiddenCost.Etl.Decoding.Kernel.FileIoInfo(opcode, 1, 2, 3, extra, 4, infoClass));
+        const byte Delete = HiddenCost.Etl.Decoding.Kernel.FileIoTypes.Delete, SetInfo = HiddenCost.Etl.Decoding.Kernel.FileIoTypes.SetInfo;
+        Assert.AreEqual(FileChangeKind.Delete, Change(Delete, 13, 1));
+        Assert.IsNull(Change(Delete, 13, 0), "FileDispositionInformation with DeleteFile FALSE");
+        Assert.IsNull(Change(Delete, 64, 2), "FileDispositionInformationEx without FILE_DISPOSITION_DELETE");
+        Assert.AreEqual(FileChangeKind.Delete, Change(Delete, 0, 0), "a Delete event naming no class still deletes");
+        Assert.AreEqual(FileChangeKind.Delete, Change(SetInfo, 13, 1));
+        Assert.IsNull(Change(SetInfo, 13, 0));
+    }
+
+    [TestMethod]
     public void Processes_that_only_read_are_not_victims()
     {
         var t = Storm(3);

@@ -80,10 +80,18 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
         }
     }
 
-    /// <summary>Delete and Rename events are changes; SetInfo only for the disposition and rename classes.</summary>
-    private static FileChangeKind? ChangeOf(in FileIoInfo info) => info.Opcode switch
+    /// <summary>
+    /// Delete and Rename events are changes; SetInfo only for the disposition and rename classes. A Delete event that
+    /// carries the disposition class with DeleteFile FALSE (an undelete) is none, as the same SetInfo would not be.
+    /// </summary>
+    internal static FileChangeKind? ChangeOf(in FileIoInfo info) => info.Opcode switch
     {
-        FileIoTypes.Delete => FileChangeKind.Delete,
+        FileIoTypes.Delete => info.InfoClass switch
+        {
+            FileDispositionInformation when info.ExtraInfo == 0 => null,
+            FileDispositionInformationEx when (info.ExtraInfo & 1) == 0 => null,
+            _ => FileChangeKind.Delete,
+        },
         FileIoTypes.Rename => FileChangeKind.Rename,
         _ => info.InfoClass switch
         {
