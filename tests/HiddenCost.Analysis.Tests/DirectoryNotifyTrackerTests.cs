@@ -177,6 +177,29 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Two_directories_that_reuse_one_file_key_keep_their_own_victims()
+    {
+        const string A = @"\Device\HarddiskVolume3\A", B = @"\Device\HarddiskVolume3\B";
+        var other = new ProcessRef(400, 0, "indexer.exe");
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, A);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0, 0x70, Builder, A + @"\x", 2);
+        t.Cleanup(30, DirObject);
+        t.FileName(DirKey, B);                                             // the key now belongs to another directory
+        t.Arm(40, 2, DirObject + 8, DirKey, other, TwoMiB);
+        t.Create(50, 0, 0x71, Reader, B + @"\y", 2);
+        var (buffers, victims) = t.Build();
+        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r[buffers.Spec.IndexOf("Process")] == process)[buffers.Spec.IndexOf("Victim Processes")]!;
+        Assert.AreEqual("builder.exe (200)", VictimsOf("watcher.exe"));
+        Assert.AreEqual("reader.exe (300)", VictimsOf("indexer.exe"));
+        Assert.AreEqual(2, victims.Rows.Count);
+        Assert.AreEqual(A, victims.Rows.Single(r => (string?)r[0] == "builder.exe")[victims.Spec.IndexOf("Directory")]);
+        Assert.AreEqual(B, victims.Rows.Single(r => (string?)r[0] == "reader.exe")[victims.Spec.IndexOf("Directory")]);
+        Assert.IsTrue(victims.Rows.All(r => (long)r[victims.Spec.IndexOf("Watchers")]! == 1));
+    }
+
+    [TestMethod]
     public void Processes_that_only_read_are_not_victims()
     {
         var t = Storm(3);

@@ -21,10 +21,10 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<ulong, PendingCreate> _pendingCreates = new();
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
-    private readonly Dictionary<ulong, List<WatchHandle>> _watchesOf = new();
-    private readonly Dictionary<(ProcessRef Process, ulong Directory), VictimCounts> _victims = new();
+    private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
+    private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
-    private readonly List<ulong> _counted = new();
+    private readonly List<WatchedDirectory> _counted = new();
     private long _droppedChanges, _implausibleCompletions;
 
     /// <summary>
@@ -35,8 +35,10 @@ public sealed class DirectoryNotifyTracker
     public void FileName(ulong fileKey, string name)
     {
         if (fileKey == 0 || name.Length == 0) return;
-        if (_names.TryGetValue(fileKey, out var old) && old != name && _watchesOf.TryGetValue(fileKey, out var watches))
-            foreach (var h in watches) h.Name ??= old;
+        // A watched key named anew: its watches keep the old name, and watches armed from now on are of another
+        // directory (victims are counted per directory, so the two never merge).
+        if (_names.TryGetValue(fileKey, out var old) && old != name && _directoryOf.Remove(fileKey, out var watched))
+            watched.Name ??= old;
         _names[fileKey] = name;
     }
 
@@ -49,9 +51,9 @@ public sealed class DirectoryNotifyTracker
         {
             // Another buffer size on a handle still watching: the old watch is over.
             if (handle is not null && handle.EndNs == long.MaxValue) End(handle, t);
-            handle = new WatchHandle(fileObject, fileKey != 0 ? fileKey : fileObject, process, bufferBytes, t);
-            if (!_watchesOf.TryGetValue(handle.Directory, out var watches)) _watchesOf[handle.Directory] = watches = new();
-            watches.Add(handle);
+            ulong key = fileKey != 0 ? fileKey : fileObject;
+            if (!_directoryOf.TryGetValue(key, out var directory)) _directoryOf[key] = directory = new WatchedDirectory(key);
+            handle = new WatchHandle(fileObject, directory, process, bufferBytes, t);
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
             _active.Add(handle);
@@ -153,7 +155,7 @@ public sealed class DirectoryNotifyTracker
             .ToDictionary(g => g.Key, g => g.ToArray());
 
         var buffers = new Table(DirectoryNotifyTables.Buffers);
-        var rows = _allHandles.GroupBy(h => (h.Process, h.Directory, h.BufferBytes, Name: DirectoryName(h)))
+        var rows = _allHandles.GroupBy(h => (h.Process, h.Directory, h.BufferBytes, Name: DirectoryName(h.Directory)))
             .OrderByDescending(g => g.Sum(h => h.Completions) * g.Key.BufferBytes)
             .ThenBy(g => g.Key.Process.Pid).ThenBy(g => g.Key.Name, StringComparer.Ordinal);
         foreach (var g in rows)
@@ -163,7 +165,7 @@ public sealed class DirectoryNotifyTracker
             long largest = g.Max(h => h.LargestBatch);
             double? mean = dataCompletions > 0 ? (double)bytes / dataCompletions : null;
             long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
-            var victims = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef, ulong), VictimCounts>>();
+            var victims = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef, WatchedDirectory), VictimCounts>>();
             buffers.AddRow(g.Key.Process.Name, g.Key.Process.PidCell, g.Key.Name, g.Key.BufferBytes,
                 arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
                 completions * g.Key.BufferBytes,
@@ -183,7 +185,7 @@ public sealed class DirectoryNotifyTracker
         if (_implausibleCompletions > 0)
             buffers.AddNote($"{_implausibleCompletions:N0} completions returned more bytes than their watcher's buffer holds: another request " +
                             "reused the IRP of a notify whose own completion was not logged (events lost?); they are not counted.");
-        long unnamed = _allHandles.Where(h => NameOf(h) is null).Select(h => h.Directory).Distinct().LongCount();
+        long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
         if (unnamed > 0)
         {
             const string Why = "watched directories were never named (no FileIo Name, FileCreate or FileRundown event for their file key): " +
@@ -201,7 +203,7 @@ public sealed class DirectoryNotifyTracker
     private void Resolve(Func<ProcessRef, ProcessRef> final)
     {
         foreach (var h in _allHandles) h.Process = final(h.Process);
-        var merged = new Dictionary<(ProcessRef Process, ulong Directory), VictimCounts>();
+        var merged = new Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts>();
         foreach (var ((process, directory), c) in _victims)
         {
             var key = (final(process), directory);
@@ -264,18 +266,17 @@ public sealed class DirectoryNotifyTracker
         return path.Length > dir.Length + 1 && path[dir.Length] == '\\' && path.StartsWith(dir, StringComparison.OrdinalIgnoreCase);
     }
 
-    private VictimCounts Counts(ProcessRef process, ulong directory)
+    private VictimCounts Counts(ProcessRef process, WatchedDirectory directory)
     {
         if (!_victims.TryGetValue((process, directory), out var c)) _victims[(process, directory)] = c = new VictimCounts();
         return c;
     }
 
-    private string? NameOf(WatchHandle h) => h.Name ?? _names.GetValueOrDefault(h.Directory);
+    private string? NameOf(WatchHandle h) => NameOf(h.Directory);
 
-    private string DirectoryName(WatchHandle h) => NameOf(h) ?? $"FileKey 0x{h.Directory:X}";
+    private string? NameOf(WatchedDirectory d) => d.Name ?? _names.GetValueOrDefault(d.Key);
 
-    /// <summary>The name of a watched directory key as its (first) watch knew it.</summary>
-    private string DirectoryName(ulong key) => _watchesOf.TryGetValue(key, out var watches) ? DirectoryName(watches[0]) : $"FileKey 0x{key:X}";
+    private string DirectoryName(WatchedDirectory d) => NameOf(d) ?? $"FileKey 0x{d.Key:X}";
 
     private void End(WatchHandle handle, long t)
     {
@@ -283,13 +284,22 @@ public sealed class DirectoryNotifyTracker
         _active.Remove(handle);
     }
 
-    private sealed class WatchHandle(ulong fileObject, ulong directory, ProcessRef process, long bufferBytes, long firstArmNs)
+    /// <summary>
+    /// A watched directory: its file key for one era of names (the kernel reuses the key, as an address, once the
+    /// directory is closed). Identity is the instance.
+    /// </summary>
+    private sealed class WatchedDirectory(ulong key)
+    {
+        public ulong Key { get; } = key;
+
+        /// <summary>Its name while watched, once its key has been given another name.</summary>
+        public string? Name;
+    }
+
+    private sealed class WatchHandle(ulong fileObject, WatchedDirectory directory, ProcessRef process, long bufferBytes, long firstArmNs)
     {
         public ulong FileObject { get; } = fileObject;
-        public ulong Directory { get; } = directory;
-
-        /// <summary>The directory's name while watched, once its key has been given another name.</summary>
-        public string? Name;
+        public WatchedDirectory Directory { get; } = directory;
         public ProcessRef Process { get; set; } = process;
         public long BufferBytes { get; } = bufferBytes;
         public long FirstArmNs { get; } = firstArmNs;
