@@ -240,7 +240,7 @@ public sealed class DirectoryNotifyTracker
         {
             var h = candidates[i];
             if (t < h.FirstArmNs || t >= h.EndNs || _counted.Contains(h.Directory)) continue; // one change, once per directory
-            if (NameOf(h) is not { } directory || !IsInside(path, directory)) continue;
+            if (NameOf(h.Directory) is not { } directory || !IsInside(path, directory)) continue;
             _counted.Add(h.Directory);
             var c = Counts(process, h.Directory);
             c.Operations++;
@@ -256,7 +256,7 @@ public sealed class DirectoryNotifyTracker
     private bool ActiveDirectoriesNamed()
     {
         for (int i = 0; i < _active.Count; i++)
-            if (NameOf(_active[i]) is null) return false;
+            if (NameOf(_active[i].Directory) is null) return false;
         return true;
     }
 
@@ -271,8 +271,6 @@ public sealed class DirectoryNotifyTracker
         if (!_victims.TryGetValue((process, directory), out var c)) _victims[(process, directory)] = c = new VictimCounts();
         return c;
     }
-
-    private string? NameOf(WatchHandle h) => NameOf(h.Directory);
 
     private string? NameOf(WatchedDirectory d) => d.Name ?? _names.GetValueOrDefault(d.Key);
 

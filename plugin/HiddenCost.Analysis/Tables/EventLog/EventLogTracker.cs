@@ -238,26 +238,22 @@ public sealed class EventLogTracker
         if (call.Unfinished || server is { Unfinished: true }) _unfinished++;
 
         var client = call.Side == RpcSide.Client ? call : null;
-        ulong log = 0;
+        ulong log = server is null ? 0 : LogRead(server);
         if (client is not null)
         {
             var thread = (client.Process.Pid, client.ThreadId);
             // A query reads its log; a render reads none of it (the client sends the event), so what a render
             // happens to read (a message DLL's .mui, unnamed until the end) never names or changes the log: it
             // takes its thread's most recent query's, and its own reads only when no query came before it.
-            if (call.Kind != Even6CallKind.Render && server is not null && (log = LogRead(server)) != 0)
+            if (call.Kind != Even6CallKind.Render && log != 0)
             {
                 _threadLog[thread] = log;
                 _processLog[client.Process.Pid] = log;
             }
-            else if (!_threadLog.TryGetValue(thread, out log) && (log = _processLog.GetValueOrDefault(client.Process.Pid)) == 0 && server is not null)
+            else if (_threadLog.TryGetValue(thread, out var known) || _processLog.TryGetValue(client.Process.Pid, out known))
             {
-                log = LogRead(server);
+                log = known;
             }
-        }
-        else if (server is not null)
-        {
-            log = LogRead(server);
         }
         long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
         long last = Math.Max(call.StopNs, server?.StopNs ?? long.MinValue);

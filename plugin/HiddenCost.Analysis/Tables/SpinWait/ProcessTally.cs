@@ -19,13 +19,7 @@ internal sealed class ProcessTally(ProcessRef process)
     public long Contentions, Yields, DelaySwitches;
     public long FirstYieldNs = long.MaxValue, LastYieldNs = long.MinValue;
 
-    public void Yield(long t, int threadId)
-    {
-        Yields++;
-        Threads.Add(threadId);
-        FirstYieldNs = Math.Min(FirstYieldNs, t);
-        LastYieldNs = Math.Max(LastYieldNs, t);
-    }
+    public void Yield(long t, int threadId) => AddYields(1, t, t, threadId);
 
     /// <summary>A thread's <paramref name="count"/> yields, the first and last at those times.</summary>
     public void AddYields(long count, long firstNs, long lastNs, int threadId)

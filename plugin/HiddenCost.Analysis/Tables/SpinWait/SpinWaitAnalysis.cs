@@ -29,11 +29,10 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private readonly List<ProcessRef> _processes = new();
     private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
     private readonly HashSet<int> _sampledSinceSwitchIn = new();
-    private readonly Dictionary<(int Process, int Stack), SampleClass> _classes = new();
+    private readonly Dictionary<(ProcessRef Process, int Stack), SampleClass> _classes = new();
     private readonly Dictionary<int, ThreadSwitches> _switches = new();
     private readonly List<(int Thread, ThreadSwitches Counts)> _endedSwitches = new();
     private ProcessRef[] _final = Array.Empty<ProcessRef>();
-    private int[] _finalIndex = Array.Empty<int>(); // process index → the first index whose process resolved to the same
     private readonly StackFrame[] _frames = new StackFrame[MaxFrames];
     private readonly SampleStackMatcher _stackMatcher;
 
@@ -65,9 +64,6 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         _final = _processes.Select(_session.Final).ToArray();
-        // Stand-ins are one per thread: classify each stack once per process they turn out to be, not per thread.
-        var first = new Dictionary<ProcessRef, int>();
-        _finalIndex = _final.Select((p, i) => first.TryAdd(p, i) ? i : first[p]).ToArray();
         foreach (var (thread, c) in _switches.Select(s => (s.Key, s.Value)).Concat(_endedSwitches))
             _tracker.Switches(_session.Final(c.Process), thread, c.Yields, c.FirstYieldNs, c.LastYieldNs, c.Delays);
         new SpinReplay(_tracker, _final, Classify).Run(_log);
@@ -138,7 +134,8 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             _frames[0] = Resolve(pid, sample.InstructionPointer, sample.TimeNs);
             return SpinClassifier.Classify(_frames.AsSpan(0, 1), hasStack: false);
         }
-        var key = (_finalIndex[sample.Process], stack.Value);
+        // Keyed by the resolved process: stand-ins are one per thread, a stack is classified once per process.
+        var key = (_final[sample.Process], stack.Value);
         if (_classes.TryGetValue(key, out var known)) return known;
         var frames = _session.Stacks.Store.GetFrames(stack);
         int n = Math.Min(frames.Count, MaxFrames);
