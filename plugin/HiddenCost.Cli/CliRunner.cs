@@ -85,7 +85,7 @@ public sealed class CliRunner
             switch (format)
             {
                 case OutputFormat.Json: JsonWriter.WriteTrace(json!, result, tables); break;
-                case OutputFormat.Csv: CsvWriter.Write(_out, result, tables, first: i == 0); break;
+                case OutputFormat.Csv: CsvWriter.Write(_out, _err, result, tables, first: i == 0); break;
                 default:
                     if (_interactive) ConsoleTableWriter.Write(AnsiConsole.Console, result, tables);
                     else PlainTextWriter.Write(_out, result, tables);

@@ -74,6 +74,20 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Csv_output_sends_table_notes_to_standard_error_naming_trace_and_table()
+    {
+        // The bundled synthetic sample (copied beside the program at build, so this runs without ../shared).
+        var sample = SampleLocator.Find();
+        Assert.IsNotNull(sample);
+        var (exit, output, error) = Run(Array.Empty<string>(), new[] { "Directory Notify Victims" }, OutputFormat.Csv);
+        Assert.AreEqual(0, exit);
+        Assert.AreEqual($"note: {sample}: Directory Notify Victims: Notify CPU (ms) needs resolved kernel symbols (FsRtlNotify*/memset), " +
+                        "which the trace alone does not give: empty.", error.Trim());
+        Assert.IsFalse(output.Contains("note:"), "the CSV itself stays a grid");
+        Assert.AreEqual(3, output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+    }
+
+    [TestMethod]
     public void Text_output_prints_single_row_tables_as_fields()
     {
         var path = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");

@@ -5,14 +5,17 @@ namespace HiddenCost.Cli.Output;
 
 /// <summary>
 /// RFC 4180 CSV: one header line per table, a leading "Trace" and "Table" column so several traces and
-/// tables concatenate into one file that spreadsheets and scripts can filter.
+/// tables concatenate into one file that spreadsheets and scripts can filter. A table's notes (what the trace
+/// lacks, what a figure leaves out) have no place in that grid, so they go to the notes writer (standard
+/// error), one line each naming trace and table, rather than being dropped.
 /// </summary>
 public static class CsvWriter
 {
-    public static void Write(TextWriter w, AnalysisResult result, IReadOnlyList<Table> tables, bool first)
+    public static void Write(TextWriter w, TextWriter notes, AnalysisResult result, IReadOnlyList<Table> tables, bool first)
     {
         foreach (var table in tables)
         {
+            foreach (var note in table.Notes) notes.WriteLine($"note: {result.TracePath}: {table.Spec.Name}: {note}");
             if (!first) w.WriteLine();
             first = false;
             w.WriteLine(string.Join(",", new[] { "Trace", "Table" }.Concat(table.Spec.Columns.Select(c => c.Name)).Select(Quote)));
