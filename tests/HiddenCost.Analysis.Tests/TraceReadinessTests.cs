@@ -1,5 +1,9 @@
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tests.Support;
+using HiddenCost.Synthetic.Model;
+using HiddenCost.Synthetic.Scenarios;
 using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
@@ -37,6 +41,45 @@ public sealed class TraceReadinessTests
         var present = ((string)spin[t.Spec.IndexOf("Present")]!).Split("; ");
         CollectionAssert.AllItemsAreUnique(present, string.Join(" | ", present));
         Assert.AreEqual(1, present.Count(p => p.StartsWith("StackWalk ", StringComparison.Ordinal)));
+    }
+
+    [TestMethod]
+    public void Stacks_count_only_on_the_events_a_table_wants_them_on()
+    {
+        // Synthetic: stacks on every syscall entry, none on the CPU samples.
+        var scenario = SyscallHookStorm.Generate(new SyscallHookStormOptions { DurationMs = 40, GapStartMs = null, GapEndMs = null },
+            new TraceBuilderSettings { SampleStacks = false });
+        var t = SyntheticTraces.Analyze(scenario.Trace, "readiness-stacks")["Trace Readiness"];
+        int syscallEntries = scenario.Trace.Records.OfType<HiddenCost.Synthetic.Etl.KernelRecord>().Count(r => r.Group == 0x0F && r.Type == 51);
+
+        var syscall = Row(t, "Syscall Hook Overhead");
+        Assert.AreEqual(true, syscall["Ready"], "syscall-entry stacks are enough to find the hooking module");
+        StringAssert.Contains((string)syscall["Present"]!, $"(on SystemCallEnter {syscallEntries:N0})");
+        StringAssert.Contains((string)syscall["Missing"]!, "[StackWalk on SampledProfile (stacks SampledProfile)]");
+
+        // The same StackWalk events do not make Spin-Wait ready: it reads sample stacks.
+        var spin = Row(t, "Spin-Wait Cost per Lock");
+        StringAssert.Contains((string)spin["Present"]!, "(on other events)");
+        var missing = ((string)spin["Missing"]!).Split("; ");
+        CollectionAssert.Contains(missing, "StackWalk on SampledProfile (stacks SampledProfile)");
+        CollectionAssert.Contains(missing, "[StackWalk on CSwitch (stacks CSwitch)]");
+    }
+
+    [TestMethod]
+    public void Stacks_on_samples_agree_with_event_counts_with_stack_on_net452_x64()
+    {
+        var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
+        var spin = Row(result["Trace Readiness"], "Spin-Wait Cost per Lock");
+        StringAssert.Contains((string)spin["Present"]!, "StackWalk 9,359 (on SampledProfile 6,318)");
+        var counts = result["Event Counts"];
+        int sampled = Enumerable.Range(0, counts.Rows.Count).Single(r => (string?)counts.Cell(r, "Event") == "SampledProfile");
+        Assert.AreEqual(6_318L, counts.Cell(sampled, "With Stack"));
+    }
+
+    private static Dictionary<string, object?> Row(Table t, string table)
+    {
+        int r = Enumerable.Range(0, t.Rows.Count).Single(i => (string?)t.Cell(i, "Table") == table);
+        return t.Spec.Columns.Select((c, i) => (c.Name, Value: t.Rows[r][i])).ToDictionary(x => x.Name, x => x.Value);
     }
 
     [TestMethod]

@@ -55,6 +55,24 @@ public sealed class RequirementCatalogTests
     }
 
     [TestMethod]
+    public void Every_stack_value_the_catalogue_wants_names_the_kernel_event_it_stacks()
+    {
+        var values = RequirementCatalog.Problems.SelectMany(p => p.WantedStacks).Distinct().ToList();
+        foreach (var value in values) Assert.IsNotNull(WprStackEvents.Of(value), value);
+        Assert.AreEqual(((byte)0x0F, (byte)46), WprStackEvents.Of("SampledProfile"));
+        Assert.AreEqual(((byte)0x0F, (byte)51), WprStackEvents.Of("SystemCallEnter"));
+        Assert.AreEqual(((byte)0x09, (byte)13), WprStackEvents.Of("RegistryQueryKey"));
+        Assert.IsNull(WprStackEvents.Of("HeapCreate"));
+        // Each stacked event is one a requirement of the same table selects (the stack goes on an event it reads).
+        foreach (var p in RequirementCatalog.Problems)
+            foreach (var value in p.WantedStacks)
+            {
+                var (group, opcode) = WprStackEvents.Of(value)!.Value;
+                Assert.IsTrue(p.Events.Any(e => e.Events.Matches(group, opcode)), $"{p.TableName}: {value}");
+            }
+    }
+
+    [TestMethod]
     public void Provider_requirements_are_keyed_by_guid_and_event_id()
     {
         var contention = RequirementCatalog.SpinWaitCostPerLock.Events.Single(e => e.Name == "CLR ContentionStart/Stop");

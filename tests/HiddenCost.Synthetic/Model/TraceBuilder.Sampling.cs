@@ -48,7 +48,7 @@ public sealed partial class TraceBuilder
                 var frames = segment is null ? idleStack : segment.Activity.Stacks[(int)Random.Next(0, segment.Activity.Stacks.Count)];
                 var context = new EventContext(cpu, t, Settings.PointerSize);
                 _records.Add(PerfInfoEvents.SampledProfile(context, frames[0], (uint)thread.Tid, thread.Priority));
-                _records.AddRange(StackRecords(cpu, t, thread, frames, Settings.Stacks));
+                if (Settings.SampleStacks) _records.AddRange(StackRecords(cpu, t, thread, frames, Settings.Stacks));
                 samples.Add(new EmittedSample(cpu, t, thread, segment?.Activity, frames));
             }
         }

@@ -27,6 +27,9 @@ public sealed record TraceBuilderSettings
 
     public StackEncoding Stacks { get; init; } = StackEncoding.Keyed;
 
+    /// <summary>Stacks on CPU samples (the SampledProfile stack value); off, samples are written without them.</summary>
+    public bool SampleStacks { get; init; } = true;
+
     /// <summary>Seed of every random choice (sample jitter, stack variants); same seed, same bytes.</summary>
     public ulong Seed { get; init; } = 1;
 

@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
@@ -26,19 +27,20 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         .Column("With Stack", ColumnType.Integer, ColumnUnit.Count, description: "events with a stack (StackWalk event or stack extended item)")
         .Build(new TableView(new[] { "Provider", "Event" }, "Count", new[] { "Count" }));
 
-    // Stack events follow their event closely but not always on the same processor: search the last few hundred.
-    private const int RingSize = 256;
-
     private readonly Dictionary<RowKey, Counter> _rows = new();
-    private readonly Recent[] _recent = new Recent[RingSize];
-    private int _recentNext;
+    private readonly List<Counter> _counters = new();
+    private readonly StackedEventRing _recent = new();
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { Spec };
 
     public void OnEvent(in EtwEvent e)
     {
         var key = KeyOf(e);
-        if (!_rows.TryGetValue(key, out var counter)) _rows[key] = counter = new Counter();
+        if (!_rows.TryGetValue(key, out var counter))
+        {
+            _rows[key] = counter = new Counter(_counters.Count);
+            _counters.Add(counter);
+        }
         counter.Count++;
 
         if (e.Kind == RecordHeaderKind.EventHeader)
@@ -46,17 +48,13 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
             if (HasStackItem(e.ExtendedData)) counter.WithStack++;
             return;
         }
-        if (e.IsKernel && e.Group == KernelGroups.StackWalk && e.Opcode is 32 or 37 or 38)
+        if (StackedEventRing.IsStackEvent(e))
         {
-            MarkStacked(PayloadReader.I64(e.Payload, 0), PayloadReader.I32(e.Payload, 12));
+            int stacked = _recent.MarkStacked(e);
+            if (stacked >= 0) _counters[stacked].WithStack++;
             return;
         }
-        if (e.IsKernel)
-        {
-            // A CPU sample names its thread in the payload (after the instruction pointer), not the header.
-            int thread = e.Is(KernelGroups.PerfInfo, 46) ? PayloadReader.I32(e.Payload, e.PointerSize) : e.ThreadId;
-            Remember(e.RawTimestamp, thread, counter);
-        }
+        if (e.IsKernel) _recent.Remember(e, counter.Index);
     }
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
@@ -118,50 +116,12 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         return (provider, name);
     }
 
-    private void Remember(long timestamp, int threadId, Counter counter)
-    {
-        _recent[_recentNext] = new Recent(timestamp, threadId, counter);
-        _recentNext = (_recentNext + 1) % RingSize;
-    }
-
-    /// <summary>A stack event names its event by (timestamp, thread); kernel and user halves count once.</summary>
-    private void MarkStacked(long eventTimestamp, int threadId)
-    {
-        // Newest first: the event a stack belongs to is almost always the latest with its timestamp.
-        for (int n = 1; n <= RingSize; n++)
-        {
-            ref var r = ref _recent[(_recentNext - n + RingSize) % RingSize];
-            if (r.Counter is null || r.Timestamp != eventTimestamp || (r.ThreadId >= 0 && threadId >= 0 && r.ThreadId != threadId)) continue;
-            if (!r.Stacked)
-            {
-                r.Stacked = true;
-                r.Counter.WithStack++;
-            }
-            return;
-        }
-    }
-
     private readonly record struct RowKey(string ProviderName, Guid ProviderId, string EventName, ushort Id, byte Opcode, byte Version, string Header);
 
-    private sealed class Counter
+    private sealed class Counter(int index)
     {
+        public readonly int Index = index;
         public long Count;
         public long WithStack;
-    }
-
-    private struct Recent
-    {
-        public Recent(long timestamp, int threadId, Counter counter)
-        {
-            Timestamp = timestamp;
-            ThreadId = threadId;
-            Counter = counter;
-            Stacked = false;
-        }
-
-        public long Timestamp;
-        public int ThreadId;
-        public Counter? Counter;
-        public bool Stacked;
     }
 }

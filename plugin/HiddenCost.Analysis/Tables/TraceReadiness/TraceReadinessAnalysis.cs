@@ -1,4 +1,6 @@
+using System.Globalization;
 using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
@@ -8,7 +10,9 @@ namespace HiddenCost.Analysis.Tables.TraceReadiness;
 /// <summary>
 /// Trace Readiness: for each problem table, whether the trace holds the events it needs (from the requirement
 /// catalogue, the same data the profile-pack tests check MultiProfile.wprp against), what is missing, samples,
-/// stacks, lost data, and the `wpr -start` line that would record what is missing.
+/// stacks, lost data, and the `wpr -start` line that would record what is missing. A table's StackWalk requirement
+/// counts stacks on the events it wants them on (CPU samples, syscall entries, ...), not StackWalk events anywhere:
+/// a trace with context-switch stacks only is not ready for a table that reads sample stacks.
 /// </summary>
 public sealed class TraceReadinessAnalysis : ITraceAnalysis
 {
@@ -29,6 +33,8 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     private readonly TraceSession _session;
     private readonly long[] _kernel = new long[1 << 16];
+    private readonly long[] _kernelStacked = new long[1 << 16];
+    private readonly StackedEventRing _recent = new();
     private readonly Dictionary<(Guid Provider, ushort Id), long> _provider = new();
 
     public TraceReadinessAnalysis(TraceSession session) => _session = session;
@@ -37,7 +43,17 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     public void OnEvent(in EtwEvent e)
     {
-        if (e.IsKernel) _kernel[e.Group << 8 | e.Opcode]++;
+        if (e.IsKernel)
+        {
+            int kind = e.Group << 8 | e.Opcode;
+            _kernel[kind]++;
+            if (StackedEventRing.IsStackEvent(e))
+            {
+                int stacked = _recent.MarkStacked(e);
+                if (stacked >= 0) _kernelStacked[stacked]++;
+            }
+            else _recent.Remember(e, kind);
+        }
         else if (e.Kind == Etl.Records.RecordHeaderKind.EventHeader)
         {
             var key = (e.ProviderId, e.EventId);
@@ -56,19 +72,25 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
         {
             var present = new List<string>();
             var missing = new List<string>();
+            bool stacksListed = false;
             foreach (var requirement in problem.Events)
             {
+                if (StackedOn(requirement) is not null)
+                {
+                    // A table may want stacks for two purposes (Spin-Wait: samples required, switches optional): one entry.
+                    if (!stacksListed) ListStacks(problem, present, missing);
+                    stacksListed = true;
+                    continue;
+                }
                 long count = Count(requirement.Events);
-                // A kind required for one purpose and optional for another (StackWalk) is listed once.
-                var found = $"{requirement.Name} {count.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)}";
-                if (count > 0) { if (!present.Contains(found)) present.Add(found); }
+                if (count > 0) present.Add($"{requirement.Name} {N(count)}");
                 else
                 {
                     var what = $"{requirement.Name} ({HowRecorded(requirement.RecordedBy)})";
                     missing.Add(requirement.Necessity == Necessity.Required ? what : $"[{what}]");
                 }
             }
-            bool ready = problem.Required.All(r => Count(r.Events) > 0);
+            bool ready = problem.Required.All(Met);
             table.AddRow(problem.TableName, ready, string.Join("; ", present), string.Join("; ", missing), samples, stacks,
                 eventsLost, buffersLost, problem.ProfileReference, ready ? "" : problem.WprStartCommand);
         }
@@ -76,6 +98,53 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             table.AddNote($"ETW lost {eventsLost:N0} events and {buffersLost:N0} buffers: counts are lower bounds.");
         return new[] { table };
     }
+
+    private bool Met(EventRequirement r) =>
+        StackedOn(r) is { } kinds ? kinds.Sum(k => _kernelStacked[k.Kind]) > 0 : Count(r.Events) > 0;
+
+    /// <summary>
+    /// A table's StackWalk requirements, as one present entry — "StackWalk N (on SampledProfile n, ...)", naming the
+    /// wanted events that have stacks, or "(on other events)" — and one missing entry per wanted event without
+    /// stacks: in brackets unless the table needs stacks there and has none on any event it names for that purpose.
+    /// </summary>
+    private void ListStacks(ProblemRequirements problem, List<string> present, List<string> missing)
+    {
+        var on = new List<string>();
+        long stackEvents = 0;
+        string name = "";
+        foreach (var r in problem.Events)
+        {
+            if (StackedOn(r) is not { } kinds) continue;
+            name = r.Name;
+            stackEvents = Count(r.Events);
+            bool none = kinds.All(k => _kernelStacked[k.Kind] == 0);
+            foreach (var (value, kind) in kinds)
+            {
+                if (_kernelStacked[kind] > 0) on.Add($"{value} {N(_kernelStacked[kind])}");
+                else
+                {
+                    var what = $"{r.Name} on {value} (stacks {value})";
+                    missing.Add(r.Necessity == Necessity.Required && none ? what : $"[{what}]");
+                }
+            }
+        }
+        if (stackEvents > 0) present.Add($"{name} {N(stackEvents)} ({(on.Count > 0 ? "on " + string.Join(", ", on) : "on other events")})");
+    }
+
+    /// <summary>The kernel events a StackWalk requirement wants stacks on; null for other requirements (or an unmapped value).</summary>
+    private static IReadOnlyList<(string Value, int Kind)>? StackedOn(EventRequirement r)
+    {
+        if (r.Events.Origin != EventOrigin.Kernel || r.Events.Group != KernelGroups.StackWalk || r.RecordedBy.Stacks.Count == 0) return null;
+        var kinds = new List<(string, int)>();
+        foreach (var value in r.RecordedBy.Stacks)
+        {
+            if (WprStackEvents.Of(value) is not { } e) return null;
+            kinds.Add((value, e.Group << 8 | e.Opcode));
+        }
+        return kinds;
+    }
+
+    private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
 
     /// <summary>The WPR setting that records an event kind: kernel keywords, or provider and keyword mask.</summary>
     private static string HowRecorded(WprRecording r)
