@@ -24,7 +24,9 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
     private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
-    private readonly List<WatchedDirectory> _counted = new();
+    // Each fault or change stamps the directories it has counted, so one counted once per directory costs O(1) per
+    // watch instead of a search of those already counted (which made a fault cost watches × directories).
+    private long _countStamp;
     private long _droppedChanges, _implausibleCompletions;
 
     /// <summary>
@@ -129,12 +131,12 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
     public void DemandZero(long t, ProcessRef process)
     {
-        _counted.Clear();
+        long stamp = ++_countStamp;
         for (int i = 0; i < _active.Count; i++)
         {
             var h = _active[i];
-            if (h.Process == process || _counted.Contains(h.Directory)) continue; // one fault, once per directory
-            _counted.Add(h.Directory);
+            if (h.Process == process || h.Directory.CountedStamp == stamp) continue; // one fault, once per directory
+            h.Directory.CountedStamp = stamp;
             Counts(process, h.Directory).DemandZeroFaults++;
         }
     }
@@ -234,14 +236,14 @@ public sealed class DirectoryNotifyTracker
             _droppedChanges++;
             return;
         }
-        _counted.Clear();
+        long stamp = ++_countStamp;
         var candidates = fromDeferred ? _allHandles : _active;
         for (int i = 0; i < candidates.Count; i++)
         {
             var h = candidates[i];
-            if (t < h.FirstArmNs || t >= h.EndNs || _counted.Contains(h.Directory)) continue; // one change, once per directory
+            if (t < h.FirstArmNs || t >= h.EndNs || h.Directory.CountedStamp == stamp) continue; // one change, once per directory
             if (NameOf(h.Directory) is not { } directory || !IsInside(path, directory)) continue;
-            _counted.Add(h.Directory);
+            h.Directory.CountedStamp = stamp;
             var c = Counts(process, h.Directory);
             c.Operations++;
             switch (kind)
@@ -292,6 +294,9 @@ public sealed class DirectoryNotifyTracker
 
         /// <summary>Its name while watched, once its key has been given another name.</summary>
         public string? Name;
+
+        /// <summary>The tracker's stamp of the last fault or change counted for it.</summary>
+        public long CountedStamp;
     }
 
     private sealed class WatchHandle(ulong fileObject, WatchedDirectory directory, ProcessRef process, long bufferBytes, long firstArmNs)
