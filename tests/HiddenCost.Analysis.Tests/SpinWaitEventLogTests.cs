@@ -1,5 +1,6 @@
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Tables.SpinWait;
+using HiddenCost.Etl.Stacks;
 
 namespace HiddenCost.Analysis.Tests;
 
@@ -114,5 +115,24 @@ public sealed class SpinWaitEventLogTests
             InOrder &= ev.TimeNs == _last && ev.TimeNs % 3 == 0;
             Events++;
         }
+    }
+
+    [TestMethod]
+    public void Stack_matcher_queue_stays_bounded_behind_a_sample_that_never_gets_a_stack()
+    {
+        var log = new SpinEventLog();
+        var matcher = new SampleStackMatcher(log);
+        matcher.Expect(0, 1, log.AddSample(0, 1, 0, 0x1000));          // never matched
+        int n = 2 * SampleStackMatcher.MaxPending + SampleStackMatcher.MaxPending / 2;
+        for (long t = 1; t <= n; t++)
+        {
+            matcher.Expect(t, 1, log.AddSample(t, 1, 0, 0x1000));
+            matcher.OnStack(new StackMatch(t, 0, 1, new StackId(5)));
+        }
+        Assert.AreEqual(n, matcher.Matched);
+        Assert.IsTrue(matcher.QueuedKeys <= 2 * SampleStackMatcher.MaxPending + 1, $"{matcher.QueuedKeys:N0} keys queued");
+        // The waiting sample still gets its stack if it arrives.
+        matcher.OnStack(new StackMatch(0, 0, 1, new StackId(9)));
+        Assert.AreEqual(n + 1L, matcher.Matched);
     }
 }

@@ -24,12 +24,25 @@ internal sealed class SampleStackMatcher(SpinEventLog log) : IStackListener
         if (!_pending.TryAdd(key, sampleIndex)) return;
         _order.Enqueue(key);
         while (_pending.Count > MaxPending && _order.TryDequeue(out var oldest)) _pending.Remove(oldest);
-        // Keys already matched stay queued until they come round; drop them early when they pile up.
-        if (_order.Count > 2 * MaxPending)
+        // Keys already matched stay queued until they come round; when they pile up, keep only those still waiting.
+        // (Dropping matched keys from the head alone stops at the first sample that never gets a stack, and the queue
+        // then grew by one entry a sample for the rest of the trace.) At most once per MaxPending samples: O(1) amortised.
+        if (_order.Count > 2 * MaxPending) CompactOrder();
+    }
+
+    private void CompactOrder()
+    {
+        var waiting = new HashSet<(long, int)>();
+        int count = _order.Count;
+        for (int i = 0; i < count; i++)
         {
-            while (_order.TryPeek(out var head) && !_pending.ContainsKey(head)) _order.Dequeue();
+            var key = _order.Dequeue();
+            if (_pending.ContainsKey(key) && waiting.Add(key)) _order.Enqueue(key);
         }
     }
+
+    /// <summary>Keys queued for eviction (at most 2 × <see cref="MaxPending"/> + 1).</summary>
+    internal int QueuedKeys => _order.Count;
 
     public void OnStack(in StackMatch match)
     {
