@@ -416,4 +416,21 @@ public sealed class EventLogTrackerTests
         Assert.IsNull(Cell(table, 0, "WMI Query"));
         Assert.IsFalse(table.Notes.Any(n => n.Contains("WMI")), string.Join(" | ", table.Notes));
     }
+
+    [TestMethod]
+    public void Service_calls_whose_stop_was_lost_are_dropped_past_a_bound_and_counted_in_a_note()
+    {
+        var s = ReaderScript();
+        const int lost = 70_000;
+        for (int i = 0; i < lost; i++) // each on its own service thread, none ever stops, no client waits
+            s.Tracker.RpcCallStart(s.Now + i, 0, ServicePid, 100_000 + i, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        s.Now += lost;
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+
+        Assert.AreEqual(1L, Cell(table, Row(table, "reader.exe", "Unknown"), "Renders"), "the complete call still pairs");
+        CollectionAssert.Contains(table.Notes.ToList(),
+            $"{lost - 65_536:N0} service calls never stopped and found no client (lost RPC stop events) and were dropped.");
+    }
 }

@@ -13,11 +13,17 @@ internal sealed class Even6CallMatcher
     /// <summary>Open client calls in start order; a call whose stop was lost would stay forever, so the list is bounded.</summary>
     private const int MaxOpenClients = 65_536;
 
+    /// <summary>Server calls waiting for a client; one whose stop was lost would stay forever, so the list is bounded too.</summary>
+    private const int MaxUnmatchedServers = 65_536;
+
     private readonly List<Even6Call> _openClients = new();
     private readonly List<Even6Call> _unmatchedServers = new();
 
     /// <summary>Client calls dropped because too many were open (their stop events were lost).</summary>
     public long DroppedClients { get; private set; }
+
+    /// <summary>Server calls dropped because too many waited unmatched (their stop events were lost).</summary>
+    public long DroppedServers { get; private set; }
 
     public void ClientStarted(Even6Call client, Action<Even6Call, Even6Call?> finished)
     {
@@ -29,7 +35,7 @@ internal sealed class Even6CallMatcher
             if (oldest.Peer is { } server)
             {
                 server.Peer = null;
-                if (server.IsOpen) _unmatchedServers.Add(server);
+                if (server.IsOpen) AddUnmatched(server);
                 else finished(server, null);
             }
         }
@@ -40,7 +46,7 @@ internal sealed class Even6CallMatcher
     {
         var client = EarliestWaiting(server);
         if (client is not null) Even6Call.Link(client, server);
-        else _unmatchedServers.Add(server);
+        else AddUnmatched(server);
     }
 
     /// <summary>A server call stopped; an unmatched one that still finds no waiting client is finished alone.</summary>
@@ -64,7 +70,7 @@ internal sealed class Even6CallMatcher
             // Its server call outlives it, so it cannot be its server; that call waits for another client.
             server.Peer = null;
             client.Peer = null;
-            _unmatchedServers.Add(server);
+            AddUnmatched(server);
             server = null;
         }
         finished(client, server);
@@ -90,6 +96,16 @@ internal sealed class Even6CallMatcher
         foreach (var server in _unmatchedServers) finished(server, null);
         _openClients.Clear();
         _unmatchedServers.Clear();
+    }
+
+    private void AddUnmatched(Even6Call server)
+    {
+        if (_unmatchedServers.Count >= MaxUnmatchedServers)
+        {
+            _unmatchedServers.RemoveAt(0);
+            DroppedServers++;
+        }
+        _unmatchedServers.Add(server);
     }
 
     private Even6Call? EarliestWaiting(Even6Call server)

@@ -17,4 +17,5 @@ internal sealed record EventLogFacts(
     long ServerOnlyCalls,
     long UnfinishedCalls,
     long UnnamedReadBytes,
-    long DroppedClientCalls);
+    long DroppedClientCalls,
+    long DroppedServerCalls);

@@ -45,5 +45,7 @@ internal sealed class EventLogNotes(Table table)
             table.AddNote($"{f.UnnamedReadBytes / EventLogTables.BytesPerMegabyte:0.###} MB read by the service inside calls from files the trace never named (no FileIo name or rundown events) are not in Evtx Read.");
         if (f.DroppedClientCalls > 0)
             table.AddNote($"{f.DroppedClientCalls:N0} client calls never returned (lost RPC stop events) and were dropped.");
+        if (f.DroppedServerCalls > 0)
+            table.AddNote($"{f.DroppedServerCalls:N0} service calls never stopped and found no client (lost RPC stop events) and were dropped.");
     }
 }

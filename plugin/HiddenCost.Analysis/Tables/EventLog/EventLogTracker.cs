@@ -180,7 +180,7 @@ public sealed class EventLogTracker
         new EventLogNotes(table).Add(new EventLogFacts(
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
-            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients));
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers));
         return table;
     }
 
