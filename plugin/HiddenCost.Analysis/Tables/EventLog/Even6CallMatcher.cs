@@ -53,7 +53,10 @@ internal sealed class Even6CallMatcher
     public void ServerStopped(Even6Call server, Action<Even6Call, Even6Call?> finished)
     {
         if (server.Peer is not null) return; // counted when its client returns
-        _unmatchedServers.Remove(server);
+        // Searched from the end: the call stopping is almost always one of the latest to start, and calls whose stop
+        // was lost pile up at the front.
+        int at = _unmatchedServers.LastIndexOf(server);
+        if (at >= 0) _unmatchedServers.RemoveAt(at);
         var client = EarliestWaiting(server);
         if (client is not null) Even6Call.Link(client, server);
         else finished(server, null);
