@@ -302,6 +302,30 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Demand_zero_faults_count_for_the_directories_watched_when_they_happen()
+    {
+        const string Other = @"\Device\HarddiskVolume3\Other";
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.FileName(DirKey + 8, Other);
+        t.DemandZero(5, Builder);                                          // nothing watched yet: counts nowhere
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(11, 0, 0x70, Builder, $@"{Dir}\a", 2);
+        for (int i = 0; i < 3; i++) t.DemandZero(12 + i, Builder);        // Dir only
+        t.DemandZero(15, Watcher);                                         // the watcher's own fault: not its victim
+        t.Arm(20, 2, DirObject + 8, DirKey + 8, Reader, TwoMiB);
+        t.Create(21, 0, 0x71, Builder, $@"{Other}\b", 2);
+        for (int i = 0; i < 2; i++) t.DemandZero(22 + i, Builder);        // both
+        t.Cleanup(30, DirObject);
+        t.DemandZero(31, Builder);                                         // Other only
+        var (_, victims) = t.Build();
+        long Faults(string dir) => (long)Cell(victims, victims.Rows.ToList().FindIndex(r =>
+            (string?)r[victims.Spec.IndexOf("Directory")] == dir && (string?)r[victims.Spec.IndexOf("Process")] == "builder.exe"), "Demand-Zero Faults")!;
+        Assert.AreEqual(5L, Faults(Dir));
+        Assert.AreEqual(3L, Faults(Other));
+    }
+
+    [TestMethod]
     public void Change_under_nested_watched_directories_counts_once_in_each()
     {
         var t = new DirectoryNotifyTracker();

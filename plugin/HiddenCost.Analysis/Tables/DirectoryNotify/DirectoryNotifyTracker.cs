@@ -21,6 +21,11 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<ulong, PendingCreate> _pendingCreates = new();
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
+
+    // Demand-zero faults per process since the set of active watches last changed: a fault only increments a
+    // counter, and each count is spread over the watched directories once, when the set changes or the table is
+    // built (a machine with hundreds of watches takes millions of faults).
+    private readonly Dictionary<ProcessRef, long> _faultsSinceWatchChange = new();
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
     private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
@@ -58,6 +63,7 @@ public sealed class DirectoryNotifyTracker
             handle = new WatchHandle(fileObject, directory, process, bufferBytes, t);
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
+            SpreadFaults();
             _active.Add(handle);
         }
         handle.Arms++;
@@ -131,19 +137,32 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
     public void DemandZero(long t, ProcessRef process)
     {
-        long stamp = ++_countStamp;
-        for (int i = 0; i < _active.Count; i++)
+        if (_active.Count == 0) return;
+        _faultsSinceWatchChange[process] = _faultsSinceWatchChange.GetValueOrDefault(process) + 1;
+    }
+
+    /// <summary>Counts the faults since the last change of the active watches for each directory they then watched.</summary>
+    private void SpreadFaults()
+    {
+        foreach (var (process, faults) in _faultsSinceWatchChange)
         {
-            var h = _active[i];
-            if (h.Process == process || h.Directory.CountedStamp == stamp) continue; // one fault, once per directory
-            h.Directory.CountedStamp = stamp;
-            Counts(process, h.Directory).DemandZeroFaults++;
+            long stamp = ++_countStamp;
+            for (int i = 0; i < _active.Count; i++)
+            {
+                var h = _active[i];
+                // A watcher's own faults are not its victims' (one fault counts once per directory).
+                if (h.Process == process || h.Directory.CountedStamp == stamp) continue;
+                h.Directory.CountedStamp = stamp;
+                Counts(process, h.Directory).DemandZeroFaults += faults;
+            }
         }
+        _faultsSinceWatchChange.Clear();
     }
 
     /// <param name="final">The process each process given to the tracker turned out to be (identity when null).</param>
     public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null)
     {
+        SpreadFaults();
         foreach (var d in _deferred) Place(d.Time, d.Kind, d.Process, d.Path ?? _names.GetValueOrDefault(d.FileKey), fromDeferred: true);
         _deferred.Clear();
         if (final is not null) Resolve(final);
@@ -281,6 +300,7 @@ public sealed class DirectoryNotifyTracker
     private void End(WatchHandle handle, long t)
     {
         handle.EndNs = t;
+        SpreadFaults();
         _active.Remove(handle);
     }
 
