@@ -16,7 +16,7 @@ public static class TableCatalog
     public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session) => new ITraceAnalysis[]
     {
         new TraceInfoAnalysis(),
-        new EventCountsAnalysis(),
+        new EventCountsAnalysis(session),
         new TraceReadinessAnalysis(session),
         new SpinWaitAnalysis(session),
         new DirectoryNotifyAnalysis(session),

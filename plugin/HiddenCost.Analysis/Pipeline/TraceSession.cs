@@ -28,6 +28,9 @@ public sealed class TraceSession : IStackListener
         Stacks = new StackCollector(listener: this);
     }
 
+    /// <summary>Kernel events that carried a stack, by kind (Event Counts and Trace Readiness read it).</summary>
+    public StackedKernelEvents StackedEvents { get; } = new();
+
     public StringPool Strings { get; }
     public TraceState State { get; }
     public StackCollector Stacks { get; }
@@ -39,6 +42,7 @@ public sealed class TraceSession : IStackListener
     {
         State.Observe(e);
         Stacks.Observe(e);
+        StackedEvents.Observe(e);
     }
 
     /// <summary>Call once after the last event: finishes stacks still waiting for their user part.</summary>

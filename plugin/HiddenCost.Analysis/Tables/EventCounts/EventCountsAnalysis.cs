@@ -1,4 +1,3 @@
-using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
@@ -27,9 +26,10 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         .Column("With Stack", ColumnType.Integer, ColumnUnit.Count, description: "events with a stack (StackWalk event or stack extended item)")
         .Build(new TableView(new[] { "Provider", "Event" }, "Count", new[] { "Count" }));
 
+    private readonly TraceSession _session;
     private readonly Dictionary<RowKey, Counter> _rows = new();
-    private readonly List<Counter> _counters = new();
-    private readonly StackedEventRing _recent = new();
+
+    public EventCountsAnalysis(TraceSession session) => _session = session;
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { Spec };
 
@@ -37,31 +37,18 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     {
         var key = KeyOf(e);
         if (!_rows.TryGetValue(key, out var counter))
-        {
-            _rows[key] = counter = new Counter(_counters.Count);
-            _counters.Add(counter);
-        }
+            _rows[key] = counter = new Counter(e.IsKernel ? StackedKernelEvents.KindOf(e) : -1);
         counter.Count++;
-
-        if (e.Kind == RecordHeaderKind.EventHeader)
-        {
-            if (HasStackItem(e.ExtendedData)) counter.WithStack++;
-            return;
-        }
-        if (StackedEventRing.IsStackEvent(e))
-        {
-            int stacked = _recent.MarkStacked(e);
-            if (stacked >= 0) _counters[stacked].WithStack++;
-            return;
-        }
-        if (e.IsKernel) _recent.Remember(e, counter.Index);
+        // Kernel events' stacks are StackWalk events, which the session matches to their events for all analyses.
+        if (e.Kind == RecordHeaderKind.EventHeader && HasStackItem(e.ExtendedData)) counter.WithStack++;
     }
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         var table = new Table(Spec);
         foreach (var (k, c) in _rows.OrderByDescending(r => r.Value.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal))
-            table.AddRow(k.ProviderName, k.ProviderId, k.EventName, (long)k.Id, (long)k.Opcode, (long)k.Version, k.Header, c.Count, c.WithStack);
+            table.AddRow(k.ProviderName, k.ProviderId, k.EventName, (long)k.Id, (long)k.Opcode, (long)k.Version, k.Header, c.Count,
+                c.KernelKind >= 0 ? _session.StackedEvents.WithStack(c.KernelKind) : c.WithStack);
         return new[] { table };
     }
 
@@ -118,9 +105,10 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     private readonly record struct RowKey(string ProviderName, Guid ProviderId, string EventName, ushort Id, byte Opcode, byte Version, string Header);
 
-    private sealed class Counter(int index)
+    private sealed class Counter(int kernelKind)
     {
-        public readonly int Index = index;
+        /// <summary><see cref="StackedKernelEvents.KindOf"/> for a kernel event's row; -1 for the others.</summary>
+        public readonly int KernelKind = kernelKind;
         public long Count;
         public long WithStack;
     }

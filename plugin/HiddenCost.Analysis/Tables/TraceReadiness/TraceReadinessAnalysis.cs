@@ -1,6 +1,5 @@
 using System.Globalization;
 using HiddenCost.Analysis.Catalogs;
-using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
@@ -33,8 +32,6 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     private readonly TraceSession _session;
     private readonly long[] _kernel = new long[1 << 16];
-    private readonly long[] _kernelStacked = new long[1 << 16];
-    private readonly StackedEventRing _recent = new();
     private readonly Dictionary<(Guid Provider, ushort Id), long> _provider = new();
 
     public TraceReadinessAnalysis(TraceSession session) => _session = session;
@@ -43,17 +40,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     public void OnEvent(in EtwEvent e)
     {
-        if (e.IsKernel)
-        {
-            int kind = e.Group << 8 | e.Opcode;
-            _kernel[kind]++;
-            if (StackedEventRing.IsStackEvent(e))
-            {
-                int stacked = _recent.MarkStacked(e);
-                if (stacked >= 0) _kernelStacked[stacked]++;
-            }
-            else _recent.Remember(e, kind);
-        }
+        if (e.IsKernel) _kernel[e.Group << 8 | e.Opcode]++;
         else if (e.Kind == Etl.Records.RecordHeaderKind.EventHeader)
         {
             var key = (e.ProviderId, e.EventId);
@@ -100,7 +87,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
     }
 
     private bool Met(EventRequirement r) =>
-        StackedOn(r) is { } kinds ? kinds.Sum(k => _kernelStacked[k.Kind]) > 0 : Count(r.Events) > 0;
+        StackedOn(r) is { } kinds ? kinds.Sum(k => Stacked(k.Kind)) > 0 : Count(r.Events) > 0;
 
     /// <summary>
     /// A table's StackWalk requirements, as one present entry — "StackWalk N (on SampledProfile n, ...)", naming the
@@ -117,10 +104,10 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             if (StackedOn(r) is not { } kinds) continue;
             name = r.Name;
             stackEvents = Count(r.Events);
-            bool none = kinds.All(k => _kernelStacked[k.Kind] == 0);
+            bool none = kinds.All(k => Stacked(k.Kind) == 0);
             foreach (var (value, kind) in kinds)
             {
-                if (_kernelStacked[kind] > 0) on.Add($"{value} {N(_kernelStacked[kind])}");
+                if (Stacked(kind) > 0) on.Add($"{value} {N(Stacked(kind))}");
                 else
                 {
                     var what = $"{r.Name} on {value} (stacks {value})";
@@ -143,6 +130,8 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
         }
         return kinds;
     }
+
+    private long Stacked(int groupOpcode) => _session.StackedEvents.WithStack((byte)(groupOpcode >> 8), (byte)groupOpcode);
 
     private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
 
