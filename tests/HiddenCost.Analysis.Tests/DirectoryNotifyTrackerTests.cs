@@ -346,6 +346,50 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Change_placed_at_the_end_counts_only_while_one_of_the_directorys_watches_was_open()
+    {
+        var t = new DirectoryNotifyTracker();
+        // The directory is named only by the rundown at the end, so every change waits until Build; it is watched by
+        // three handles in turn: [10, 20), [15, 40) and [100, end).
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Arm(15, 2, DirObject + 8, DirKey, Watcher, TwoMiB);
+        t.Cleanup(20, DirObject);
+        t.Cleanup(40, DirObject + 8);
+        t.Arm(100, 3, DirObject + 16, DirKey, Watcher, TwoMiB);
+        long[] times = { 5, 12, 30, 39, 40, 60, 99, 100, 500 };
+        for (int i = 0; i < times.Length; i++)
+        {
+            ulong key = 0x5000 + (ulong)i;
+            t.FileName(key, $@"{Dir}\f{i}.txt");
+            t.Change(times[i], FileChangeKind.Delete, key, Builder);
+        }
+        t.FileName(DirKey, Dir);
+        var (_, victims) = t.Build();
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual(5L, Cell(victims, 0, "Deletes"), "12, 30, 39, 100 and 500: not 5 (before any watch), 40, 60 and 99 (between watches)");
+    }
+
+    [TestMethod]
+    public void Directory_named_while_watched_collects_changes_from_then_on()
+    {
+        var t = new DirectoryNotifyTracker();
+        const string Other = @"\Device\HarddiskVolume3\Other";
+        t.FileName(DirKey + 8, Other);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);                 // not named yet: changes wait for the end
+        t.Arm(11, 2, DirObject + 8, DirKey + 8, Reader, TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Other}\a", 2);
+        t.FileName(DirKey, Dir);                                         // named mid-trace (a FileCreate of it, say)
+        t.Create(30, 0, 0x71, Builder, $@"{Dir}\b", 2);                  // placed as it comes, by the new name
+        t.Create(31, 0, 0x72, Builder, $@"{Dir.ToUpperInvariant()}\c", 2); // NT paths compare ignoring case
+        t.Create(32, 0, 0x73, Builder, $@"{Dir}x\d", 2);                 // a sibling whose name starts the same: not inside
+        t.Create(33, 0, 0x74, Builder, Dir, 2);                          // the directory itself: not inside it
+        var (_, victims) = t.Build();
+        long Creates(string dir) => (long)Cell(victims, victims.Rows.ToList().FindIndex(r => (string?)r[victims.Spec.IndexOf("Directory")] == dir), "Creates")!;
+        Assert.AreEqual(2L, Creates(Dir));
+        Assert.AreEqual(1L, Creates(Other));
+    }
+
+    [TestMethod]
     public void Processes_known_only_at_the_end_are_resolved_at_build_into_one_row_each()
     {
         // Memory-mode traces: while the pass runs, each thread's process is a stand-in; the end rundown says whose.

@@ -32,6 +32,12 @@ public sealed class DirectoryNotifyTracker
     // Each fault or change stamps the directories it has counted, so one counted once per directory costs O(1) per
     // watch instead of a search of those already counted (which made a fault cost watches × directories).
     private long _countStamp;
+    // The active watches by directory name, rebuilt when the set of active watches or one of their names changes
+    // (rarely, against the file changes that look them up); the watches whose directory has no name yet are counted.
+    private readonly DirectoryIndex<WatchedPeriods> _activeByName = new();
+    private readonly List<WatchedPeriods> _found = new();
+    private bool _activeByNameStale = true;
+    private int _activeUnnamed;
     private long _droppedChanges, _implausibleCompletions;
 
     /// <summary>
@@ -46,6 +52,7 @@ public sealed class DirectoryNotifyTracker
         // directory (victims are counted per directory, so the two never merge).
         if (_names.TryGetValue(fileKey, out var old) && old != name && _directoryOf.Remove(fileKey, out var watched))
             watched.Name ??= old;
+        else if (_directoryOf.ContainsKey(fileKey)) _activeByNameStale = true; // a watched directory named (or named again)
         _names[fileKey] = name;
     }
 
@@ -65,6 +72,7 @@ public sealed class DirectoryNotifyTracker
             _allHandles.Add(handle);
             SpreadFaults();
             _active.Add(handle);
+            _activeByNameStale = true;
         }
         handle.Arms++;
         _pendingNotify[irp] = handle;
@@ -163,7 +171,11 @@ public sealed class DirectoryNotifyTracker
     public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null)
     {
         SpreadFaults();
-        foreach (var d in _deferred) Place(d.Time, d.Kind, d.Process, d.Path ?? _names.GetValueOrDefault(d.FileKey), fromDeferred: true);
+        if (_deferred.Count > 0)
+        {
+            var everyWatch = AllByName();
+            foreach (var d in _deferred) Place(d.Time, d.Kind, d.Process, d.Path ?? _names.GetValueOrDefault(d.FileKey), everyWatch);
+        }
         _deferred.Clear();
         if (final is not null) Resolve(final);
 
@@ -240,7 +252,7 @@ public sealed class DirectoryNotifyTracker
         if (_active.Count == 0) return;
         if (path is not null && ActiveDirectoriesNamed())
         {
-            Place(t, kind, process, path, fromDeferred: false);
+            Place(t, kind, process, path, ActiveByName());
             return;
         }
         if (_deferred.Count < MaxDeferredChanges) _deferred.Add(new DeferredChange(t, kind, process, path, fileKey));
@@ -248,7 +260,8 @@ public sealed class DirectoryNotifyTracker
     }
 
     /// <summary>Counts a change for every watched directory that holds the file and was watched at that time.</summary>
-    private void Place(long t, FileChangeKind kind, ProcessRef process, string? path, bool fromDeferred)
+    /// <param name="watches">The active watches (a change as it comes), or every watch there was (a deferred one).</param>
+    private void Place(long t, FileChangeKind kind, ProcessRef process, string? path, DirectoryIndex<WatchedPeriods> watches)
     {
         if (path is null)
         {
@@ -256,14 +269,13 @@ public sealed class DirectoryNotifyTracker
             return;
         }
         long stamp = ++_countStamp;
-        var candidates = fromDeferred ? _allHandles : _active;
-        for (int i = 0; i < candidates.Count; i++)
+        _found.Clear();
+        watches.Containing(path, _found);
+        foreach (var (directory, periods) in _found)
         {
-            var h = candidates[i];
-            if (t < h.FirstArmNs || t >= h.EndNs || h.Directory.CountedStamp == stamp) continue; // one change, once per directory
-            if (NameOf(h.Directory) is not { } directory || !IsInside(path, directory)) continue;
-            h.Directory.CountedStamp = stamp;
-            var c = Counts(process, h.Directory);
+            if (directory.CountedStamp == stamp || !periods.Covers(t)) continue; // one change, once per directory
+            directory.CountedStamp = stamp;
+            var c = Counts(process, directory);
             c.Operations++;
             switch (kind)
             {
@@ -276,16 +288,34 @@ public sealed class DirectoryNotifyTracker
 
     private bool ActiveDirectoriesNamed()
     {
-        for (int i = 0; i < _active.Count; i++)
-            if (NameOf(_active[i].Directory) is null) return false;
-        return true;
+        ActiveByName();
+        return _activeUnnamed == 0;
     }
 
-    private static bool IsInside(string path, string directory)
+    private DirectoryIndex<WatchedPeriods> ActiveByName()
     {
-        var dir = directory.TrimEnd('\\');
-        return path.Length > dir.Length + 1 && path[dir.Length] == '\\' && path.StartsWith(dir, StringComparison.OrdinalIgnoreCase);
+        if (!_activeByNameStale) return _activeByName;
+        _activeByName.Clear();
+        _activeUnnamed = 0;
+        foreach (var (directory, watches) in _active.GroupBy(h => h.Directory).Select(g => (g.Key, g.ToList())))
+        {
+            if (NameOf(directory) is { } name) _activeByName.Add(name, new WatchedPeriods(directory, Periods(watches)));
+            else _activeUnnamed += watches.Count;
+        }
+        _activeByNameStale = false;
+        return _activeByName;
     }
+
+    /// <summary>Every directory there ever was a watch on, by the name it has at the end of the trace.</summary>
+    private DirectoryIndex<WatchedPeriods> AllByName()
+    {
+        var index = new DirectoryIndex<WatchedPeriods>();
+        foreach (var group in _allHandles.GroupBy(h => h.Directory))
+            if (NameOf(group.Key) is { } name) index.Add(name, new WatchedPeriods(group.Key, Periods(group)));
+        return index;
+    }
+
+    private static WatchPeriods Periods(IEnumerable<WatchHandle> watches) => new(watches.Select(h => (h.FirstArmNs, h.EndNs)));
 
     private VictimCounts Counts(ProcessRef process, WatchedDirectory directory)
     {
@@ -302,6 +332,7 @@ public sealed class DirectoryNotifyTracker
         handle.EndNs = t;
         SpreadFaults();
         _active.Remove(handle);
+        _activeByNameStale = true;
     }
 
     /// <summary>
@@ -330,6 +361,9 @@ public sealed class DirectoryNotifyTracker
         public long LastCompletionNs = -1;
         public long Arms, Completions, Overflows, BytesReturned, DataCompletions, LargestBatch;
     }
+
+    /// <summary>A watched directory and when it was watched.</summary>
+    private readonly record struct WatchedPeriods(WatchedDirectory Directory, WatchPeriods Periods);
 
     private sealed class VictimCounts
     {
