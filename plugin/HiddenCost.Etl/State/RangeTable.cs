@@ -25,6 +25,14 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     private readonly List<T> _batch = new();
     private ulong _maxLength;
 
+    // A range, once unloaded, is never live again. While each range at a start was added only after the one before
+    // it there had been unloaded (how loads, rundowns and unloads add them), only the newest at a start can be live,
+    // so finding the live one is one look. Starts where a range was added while an older one was still live (a
+    // rundown naming another method at a JIT address) keep their possibly-live ranges here, newest last, and drop the
+    // unloaded ones as they are found: a module loaded and unloaded at one base a hundred thousand times used to make
+    // every load scan all the earlier ones.
+    private readonly Dictionary<ulong, List<T>> _liveCandidates = new();
+
     public int Count => _main.Count + _batch.Count;
 
     /// <summary>All ranges ordered by start address (ranges with equal starts in order of addition).</summary>
@@ -39,6 +47,9 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
 
     public void Add(T range)
     {
+        ulong start = range.RangeStart;
+        if (_liveCandidates.TryGetValue(start, out var candidates)) candidates.Add(range);
+        else if (FindAt(start) is { } previous && IsLive(previous)) _liveCandidates[start] = new List<T>(2) { previous, range };
         _batch.Insert(UpperBound(_batch, range.RangeStart), range);
         if (range.RangeLength > _maxLength) _maxLength = range.RangeLength;
         if (_batch.Count >= BatchSize) Merge();
@@ -56,7 +67,12 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     }
 
     /// <summary>The most recently added range starting exactly at <paramref name="start"/> that is still live, or null.</summary>
-    public T? FindLiveAt(ulong start) => LiveAt(_batch, start) ?? LiveAt(_main, start);
+    public T? FindLiveAt(ulong start)
+    {
+        if (!_liveCandidates.TryGetValue(start, out var candidates)) return FindAt(start) is { } newest && IsLive(newest) ? newest : null;
+        while (candidates.Count > 0 && !IsLive(candidates[^1])) candidates.RemoveAt(candidates.Count - 1);
+        return candidates.Count > 0 ? candidates[^1] : null;
+    }
 
     /// <summary>The most recently added range starting exactly at <paramref name="start"/>, live or not.</summary>
     public T? FindAt(ulong start) => At(_batch, start) ?? At(_main, start);
@@ -75,12 +91,7 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
         return null;
     }
 
-    private static T? LiveAt(List<T> list, ulong start)
-    {
-        for (int i = UpperBound(list, start) - 1; i >= 0 && list[i].RangeStart == start; i--)
-            if (list[i].RangeUnload == Lifetime.AfterTrace) return list[i];
-        return null;
-    }
+    private static bool IsLive(T range) => range.RangeUnload == Lifetime.AfterTrace;
 
     private static T? At(List<T> list, ulong start)
     {

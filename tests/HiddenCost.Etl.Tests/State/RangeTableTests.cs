@@ -43,4 +43,58 @@ public sealed class RangeTableTests
         Assert.AreEqual("N.New", state.ResolveFrame(3, 0x5010, 35).Name);
         Assert.AreEqual("N.Old", state.ResolveFrame(3, 0x5010, 25).Name, "between the two, the latest earlier range");
     }
+
+    private sealed class Range(string name, ulong start, ulong length, long load) : IAddressRange
+    {
+        public string Name { get; } = name;
+        public ulong RangeStart { get; } = start;
+        public ulong RangeLength { get; } = length;
+        public long RangeLoad { get; } = load;
+        public long RangeUnload { get; set; } = Lifetime.AfterTrace;
+        public override string ToString() => Name;
+    }
+
+    [TestMethod]
+    public void A_base_loaded_and_unloaded_again_and_again_has_its_newest_load_live_until_unloaded()
+    {
+        var table = new RangeTable<Range>();
+        Range? last = null;
+        for (int i = 0; i < 3_000; i++)
+        {
+            Assert.IsNull(table.FindLiveAt(0x1000), "every earlier load was unloaded");
+            last = new Range("load " + i, 0x1000, 0x100, 10 * i);
+            table.Add(last);
+            Assert.AreSame(last, table.FindLiveAt(0x1000));
+            last.RangeUnload = 10 * i + 5;
+        }
+        Assert.IsNull(table.FindLiveAt(0x1000));
+        Assert.AreSame(last, table.FindAt(0x1000), "live or not, the newest");
+        Assert.AreEqual("load 1234", table.Find(0x1080, 12_341)!.Name, "an address resolves to the load alive at the time");
+        Assert.AreEqual("load 1234", table.Find(0x1080, 12_347)!.Name, "between loads, the latest earlier one");
+    }
+
+    [TestMethod]
+    public void Ranges_added_at_one_start_while_an_older_one_is_live_answer_the_newest_live_one()
+    {
+        var table = new RangeTable<Range>();
+        var a = new Range("a", 0x2000, 0x40, 10);
+        var b = new Range("b", 0x2000, 0x40, 20);
+        var c = new Range("c", 0x2000, 0x40, 30);
+        table.Add(a);
+        table.Add(b); // a rundown naming another method at a live JIT address: a stays live too
+        Assert.AreSame(b, table.FindLiveAt(0x2000));
+        b.RangeUnload = 25;
+        Assert.AreSame(a, table.FindLiveAt(0x2000), "b unloaded: a is the newest live one");
+        table.Add(c);
+        c.RangeUnload = 35;
+        Assert.AreSame(a, table.FindLiveAt(0x2000), "c unloaded: a again");
+        a.RangeUnload = 40;
+        Assert.IsNull(table.FindLiveAt(0x2000));
+        for (int i = 0; i < 2_000; i++) table.Add(new Range("filler " + i, 0x10_0000 + (ulong)i * 0x100, 0x80, 50)); // merged into the main list
+        var d = new Range("d", 0x2000, 0x40, 60);
+        table.Add(d);
+        Assert.AreSame(d, table.FindLiveAt(0x2000));
+        Assert.AreSame(d, table.FindAt(0x2000));
+        Assert.IsNull(table.FindLiveAt(0x2040), "no range starts there");
+    }
 }
