@@ -1,3 +1,5 @@
+using System.Runtime.InteropServices;
+
 namespace HiddenCost.Analysis.Tables.SyscallHook;
 
 /// <summary>
@@ -7,9 +9,16 @@ namespace HiddenCost.Analysis.Tables.SyscallHook;
 /// </summary>
 public sealed class KernelModuleMap
 {
+    // Loads are few in a normal trace but may come by the hundred thousand in a hostile or reload-storm one, between
+    // the stacks that look modules up: the modules loaded since the last merge go into a short sorted list (an
+    // insert moves only it), merged into the main sorted array when it reaches about the square root of that
+    // array's size, so a load never re-sorts everything and costs O(√n), and a lookup searches both.
+    private const int MinRecent = 64;
+
     private readonly List<KernelModule> _modules = new();
     private KernelModule[] _byBase = Array.Empty<KernelModule>();
-    private bool _sorted = true;
+    private readonly List<KernelModule> _recent = new();
+    private readonly Dictionary<ulong, List<KernelModule>> _liveByBase = new();
 
     public IReadOnlyList<KernelModule> Modules => _modules;
 
@@ -17,21 +26,23 @@ public sealed class KernelModuleMap
     public KernelModule Loaded(long t, ulong imageBase, ulong imageSize, string path)
     {
         var fileName = FileNameOf(path);
-        foreach (var m in _modules)
-            if (m.Base == imageBase && m.UnloadNs == long.MaxValue && string.Equals(m.FileName, fileName, StringComparison.OrdinalIgnoreCase))
+        if (!_liveByBase.TryGetValue(imageBase, out var live)) _liveByBase[imageBase] = live = new List<KernelModule>(1);
+        foreach (var m in live)
+            if (string.Equals(m.FileName, fileName, StringComparison.OrdinalIgnoreCase))
                 return m;
         var module = new KernelModule(_modules.Count, imageBase, Math.Max(1UL, imageSize), fileName, t, InboxKernelModules.Contains(fileName));
         _modules.Add(module);
-        _sorted = false;
+        live.Add(module);
+        _recent.Insert(UpperBound(CollectionsMarshal.AsSpan(_recent), imageBase, t), module);
+        if (_recent.Count >= Math.Max(MinRecent, (int)Math.Sqrt(_byBase.Length))) MergeRecent();
         return module;
     }
 
     /// <summary>An image unload: the range may later hold another module.</summary>
     public void Unloaded(long t, ulong imageBase)
     {
-        foreach (var m in _modules)
-            if (m.Base == imageBase && m.UnloadNs == long.MaxValue)
-                m.UnloadNs = t;
+        if (!_liveByBase.Remove(imageBase, out var live)) return;
+        foreach (var m in live) m.UnloadNs = t;
     }
 
     /// <summary>
@@ -41,25 +52,37 @@ public sealed class KernelModuleMap
     /// </summary>
     public KernelModule? Find(ulong address, long t)
     {
-        if (!_sorted) Sort();
-        var modules = _byBase;
-        int lo = 0, hi = modules.Length - 1, at = -1;
-        while (lo <= hi)
-        {
-            int mid = (lo + hi) >>> 1;
-            if (modules[mid].Base <= address) { at = mid; lo = mid + 1; }
-            else hi = mid - 1;
-        }
-        // Several modules may have used one range over time; the candidates are the ones at or below the address.
         KernelModule? best = null;
+        // The recent ones first: among equals the one loaded last is met first, as in one array searched backwards.
+        Candidates(CollectionsMarshal.AsSpan(_recent), address, t, ref best);
+        Candidates(_byBase, address, t, ref best);
+        return best;
+    }
+
+    /// <summary>Several modules may have used one range over time: the candidates are the few at or below the address.</summary>
+    private static void Candidates(ReadOnlySpan<KernelModule> byBase, ulong address, long t, ref KernelModule? best)
+    {
+        int at = UpperBound(byBase, address, long.MaxValue) - 1;
         for (int i = at; i >= 0 && i > at - 8; i--)
         {
-            var m = modules[i];
-            if (address - m.Base >= m.Size) continue;
-            if (t >= m.UnloadNs) continue;
+            var m = byBase[i];
+            if (address - m.Base >= m.Size || t >= m.UnloadNs) continue;
             if (best is null || Prefer(m, best, t)) best = m;
         }
-        return best;
+    }
+
+    /// <summary>Index of the first module ordered after (<paramref name="imageBase"/>, <paramref name="loadNs"/>).</summary>
+    private static int UpperBound(ReadOnlySpan<KernelModule> byBase, ulong imageBase, long loadNs)
+    {
+        int lo = 0, hi = byBase.Length;
+        while (lo < hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            var m = byBase[mid];
+            if (m.Base < imageBase || (m.Base == imageBase && m.LoadNs <= loadNs)) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
     }
 
     /// <summary><c>module+0xRVA</c> for an address inside a known module; otherwise the address marked as outside any module.</summary>
@@ -84,10 +107,23 @@ public sealed class KernelModuleMap
         return candidateBefore ? candidate.LoadNs > current.LoadNs : candidate.LoadNs < current.LoadNs;
     }
 
-    private void Sort()
+    /// <summary>
+    /// Merges the recent loads into the array ordered by base, then load time, then order of loading (as one stable
+    /// sort of every module would order them): a pass over the array, not a sort of it.
+    /// </summary>
+    private void MergeRecent()
     {
-        _byBase = _modules.OrderBy(m => m.Base).ThenBy(m => m.LoadNs).ToArray();
-        _sorted = true;
+        var recent = _recent;
+        var merged = new KernelModule[_byBase.Length + recent.Count];
+        int a = 0, r = 0;
+        for (int i = 0; i < merged.Length; i++)
+        {
+            bool takeOld = r == recent.Count
+                || (a < _byBase.Length && (_byBase[a].Base, _byBase[a].LoadNs).CompareTo((recent[r].Base, recent[r].LoadNs)) <= 0);
+            merged[i] = takeOld ? _byBase[a++] : recent[r++];
+        }
+        _byBase = merged;
+        _recent.Clear();
     }
 }
 

@@ -1,0 +1,49 @@
+using HiddenCost.Analysis.Tables.SyscallHook;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>Kernel modules by address over time: the lookups behind Syscall Hook Overhead's culprits and syscall names.</summary>
+[TestClass]
+public sealed class KernelModuleMapTests
+{
+    private const ulong Base = 0xFFFFF800_1000_0000UL;
+
+    [TestMethod]
+    public void Rundown_of_a_live_module_is_the_same_module_and_a_load_after_its_unload_is_a_new_one()
+    {
+        var map = new KernelModuleMap();
+        var first = map.Loaded(10, Base, 0x1000, @"\SystemRoot\system32\drivers\tedrdrv.sys");
+        Assert.AreSame(first, map.Loaded(20, Base, 0x1000, @"\SystemRoot\System32\Drivers\TEDRDRV.SYS"), "a rundown repeats the live module");
+        var other = map.Loaded(25, Base, 0x1000, @"\SystemRoot\system32\drivers\other.sys");
+        Assert.AreNotSame(first, other, "another file at the same base is another module");
+        map.Unloaded(30, Base);
+        Assert.AreEqual(30L, first.UnloadNs);
+        Assert.AreEqual(30L, other.UnloadNs, "an unload ends every module live at its base");
+        var second = map.Loaded(40, Base, 0x1000, @"\SystemRoot\system32\drivers\tedrdrv.sys");
+        Assert.AreNotSame(first, second);
+        Assert.AreEqual(3, map.Modules.Count);
+        Assert.AreSame(first, map.Find(Base + 0x10, 15));
+        Assert.AreSame(second, map.Find(Base + 0x10, 45));
+        Assert.AreEqual("tedrdrv.sys+0x10", map.Describe(Base + 0x10, 45));
+        Assert.AreEqual($"<no module>+0x{Base + 0x1000:X}", map.Describe(Base + 0x1000, 45), "one past the end");
+    }
+
+    [TestMethod]
+    public void Lookups_between_thousands_of_loads_find_every_module_and_never_an_unloaded_one()
+    {
+        var map = new KernelModuleMap();
+        for (int i = 0; i < 5_000; i++)
+        {
+            ulong at = Base + (ulong)(i % 100) * 0x10000;                     // 100 bases, each reloaded 50 times
+            if (i >= 100) map.Unloaded(10 * i, at);
+            var m = map.Loaded(10 * i + 1, at, 0x8000, $@"\SystemRoot\system32\drivers\d{i}.sys");
+            Assert.AreSame(m, map.Find(at + 0x7FFF, 10 * i + 2), $"load {i}, looked up at once");
+            if (i >= 100) Assert.AreEqual($"d{i - 100}.sys", map.Find(at + 0x10, 10 * (i - 100) + 5)!.FileName, $"the module before load {i}, at its time");
+        }
+        for (int b = 0; b < 100; b++)
+        {
+            Assert.AreEqual($"d{4_900 + b}.sys", map.Find(Base + (ulong)b * 0x10000, 100_000)!.FileName, "the last load at each base");
+            Assert.IsNull(map.Find(Base + (ulong)b * 0x10000 + 0x8000, 100_000), "the gap between modules");
+        }
+    }
+}
