@@ -28,9 +28,31 @@ public sealed class DirectoryIndexTests
         CollectionAssert.AreEqual(Array.Empty<string>(), Containing(index, @"\Device\HarddiskVolume3\Build\"), "nothing after the backslash");
         CollectionAssert.AreEqual(Array.Empty<string>(), Containing(index, @"\Device\HarddiskVolume3\Builder\a"));
         CollectionAssert.AreEqual(Array.Empty<string>(), Containing(index, "no backslash at all"));
-        index.Clear();
+    }
+
+    [TestMethod]
+    public void Removed_item_is_no_longer_found_and_others_under_the_name_stay()
+    {
+        var index = new DirectoryIndex<string>();
+        string out1 = "out", out2 = "out, again";
+        index.Add(@"\Device\HarddiskVolume3\Build\out", out1);
+        index.Add(@"\Device\HarddiskVolume3\Build\out", out2);
+        Assert.IsTrue(index.Remove(@"\DEVICE\HarddiskVolume3\Build\out\", out1));
+        Assert.IsFalse(index.Remove(@"\Device\HarddiskVolume3\Build\out", out1), "already removed");
+        Assert.IsFalse(index.Remove(@"\Device\HarddiskVolume3\Other", out2), "not filed there");
+        CollectionAssert.AreEqual(new[] { out2 }, Containing(index, @"\Device\HarddiskVolume3\Build\out\a.obj"));
+        Assert.IsTrue(index.Remove(@"\Device\HarddiskVolume3\Build\out", out2));
         Assert.AreEqual(0, index.Count);
         CollectionAssert.AreEqual(Array.Empty<string>(), Containing(index, @"\Device\HarddiskVolume3\Build\out\a.obj"));
+    }
+
+    [TestMethod]
+    public void A_path_thousands_of_levels_deep_still_finds_its_shallow_watched_ancestor()
+    {
+        var index = new DirectoryIndex<string>();
+        index.Add(@"\Device\HarddiskVolume3\deep", "deep");
+        var path = @"\Device\HarddiskVolume3\deep" + string.Concat(Enumerable.Repeat(@"\d", 16_000)) + @"\file.txt";
+        CollectionAssert.AreEqual(new[] { "deep" }, Containing(index, path));
     }
 
     [TestMethod]

@@ -390,6 +390,41 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Two_directories_of_one_name_list_their_victims_the_one_watched_first_first()
+    {
+        const ulong HandleB = 0xB000, HandleA = 0xA000; // no file key: each handle's directory is keyed by its file object
+        var t = new DirectoryNotifyTracker();
+        t.Arm(10, 1, HandleB, 0, Watcher, TwoMiB);
+        t.OperationEnd(20, 1, 0, 0xC0000120);            // B watched [10, 20), cancelled
+        t.Arm(30, 2, HandleA, 0, Reader, TwoMiB);        // A from 30
+        t.Arm(40, 3, HandleB, 0, Watcher, 64 * 1024);    // B again from 40, another buffer: a second watcher row
+        t.FileName(0x5000, $@"{Dir}\f.txt");
+        t.Change(50, FileChangeKind.Delete, 0x5000, Builder); // placed at the end: neither directory is named yet
+        t.FileName(HandleA, Dir);
+        t.FileName(HandleB, Dir);
+        var (_, victims) = t.Build();
+        CollectionAssert.AreEqual(new[] { 2L, 1L }, victims.Rows.Select(r => (long)r[victims.Spec.IndexOf("Watchers")]!).ToArray());
+        Assert.IsTrue(victims.Rows.All(r => (long)r[victims.Spec.IndexOf("Deletes")]! == 1));
+    }
+
+    [TestMethod]
+    public void Create_that_began_before_a_watch_was_armed_is_not_its_change()
+    {
+        const string Other = @"\Device\HarddiskVolume3\Other";
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.FileName(DirKey + 8, Other);
+        t.Arm(10, 1, DirObject + 8, DirKey + 8, Reader, TwoMiB);      // something watched, all named: placed as they come
+        t.Create(20, 0x900, 0x70, Builder, $@"{Dir}\a", 2);
+        t.Arm(25, 2, DirObject, DirKey, Watcher, TwoMiB);             // Dir armed while the create was in flight
+        t.OperationEnd(30, 0x900, 2, 0);                              // created, stamped 20
+        t.Create(40, 0, 0x71, Builder, $@"{Dir}\b", 2);
+        var (_, victims) = t.Build();
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual(1L, Cell(victims, 0, "Creates"), "only b");
+    }
+
+    [TestMethod]
     public void Processes_known_only_at_the_end_are_resolved_at_build_into_one_row_each()
     {
         // Memory-mode traces: while the pass runs, each thread's process is a stand-in; the end rundown says whose.

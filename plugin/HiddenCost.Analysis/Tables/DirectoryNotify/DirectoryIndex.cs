@@ -5,9 +5,11 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// file's path by looking up each of its ancestors: a change costs a lookup per path level, not a comparison per
 /// watched directory (a machine may hold thousands of watches, and a notify storm makes millions of changes).
 /// </summary>
-internal sealed class DirectoryIndex<T>
+internal sealed class DirectoryIndex<T> where T : class
 {
     private readonly Dictionary<PathPrefix, List<T>> _byDirectory = new(PathPrefixComparer.Instance);
+    // No ancestor longer than the longest name filed can match: a path thousands of levels deep costs no more.
+    private int _longest = -1;
 
     public int Count { get; private set; }
 
@@ -16,13 +18,22 @@ internal sealed class DirectoryIndex<T>
         var key = new PathPrefix(directory, directory.TrimEnd('\\').Length);
         if (!_byDirectory.TryGetValue(key, out var items)) _byDirectory[key] = items = new List<T>(1);
         items.Add(item);
+        _longest = Math.Max(_longest, key.Length);
         Count++;
     }
 
-    public void Clear()
+    /// <summary>Takes <paramref name="item"/> (the same instance) from under <paramref name="directory"/>; false when it is not there.</summary>
+    public bool Remove(string directory, T item)
     {
-        _byDirectory.Clear();
-        Count = 0;
+        var key = new PathPrefix(directory, directory.TrimEnd('\\').Length);
+        if (!_byDirectory.TryGetValue(key, out var items)) return false;
+        int at = items.Count - 1;
+        while (at >= 0 && !ReferenceEquals(items[at], item)) at--;
+        if (at < 0) return false;
+        items.RemoveAt(at);
+        if (items.Count == 0) _byDirectory.Remove(key);
+        Count--;
+        return true;
     }
 
     /// <summary>
@@ -34,7 +45,7 @@ internal sealed class DirectoryIndex<T>
         if (_byDirectory.Count == 0) return;
         // The same test as "path starts with the directory, then a backslash, then something": each backslash
         // that has a character after it ends one ancestor.
-        for (int i = path.IndexOf('\\'); i >= 0 && i < path.Length - 1; i = path.IndexOf('\\', i + 1))
+        for (int i = path.IndexOf('\\'); i >= 0 && i <= _longest && i < path.Length - 1; i = path.IndexOf('\\', i + 1))
             if (_byDirectory.TryGetValue(new PathPrefix(path, i), out var items)) into.AddRange(items);
     }
 

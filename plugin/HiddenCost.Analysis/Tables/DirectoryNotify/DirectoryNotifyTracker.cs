@@ -32,11 +32,11 @@ public sealed class DirectoryNotifyTracker
     // Each fault or change stamps the directories it has counted, so one counted once per directory costs O(1) per
     // watch instead of a search of those already counted (which made a fault cost watches × directories).
     private long _countStamp;
-    // The active watches by directory name, rebuilt when the set of active watches or one of their names changes
-    // (rarely, against the file changes that look them up); the watches whose directory has no name yet are counted.
-    private readonly DirectoryIndex<WatchedPeriods> _activeByName = new();
-    private readonly List<WatchedPeriods> _found = new();
-    private bool _activeByNameStale = true;
+    // The directories with active watches, by name, kept as watches start and end and directories are named; those
+    // watched but not named yet are only counted (while there are any, changes wait for the end of the trace).
+    private readonly DirectoryIndex<WatchedDirectory> _activeByName = new();
+    private readonly List<WatchedDirectory> _found = new();
+    private readonly List<WatchedPeriods> _foundPeriods = new();
     private int _activeUnnamed;
     private long _droppedChanges, _implausibleCompletions;
 
@@ -50,10 +50,16 @@ public sealed class DirectoryNotifyTracker
         if (fileKey == 0 || name.Length == 0) return;
         // A watched key named anew: its watches keep the old name, and watches armed from now on are of another
         // directory (victims are counted per directory, so the two never merge).
-        if (_names.TryGetValue(fileKey, out var old) && old != name && _directoryOf.Remove(fileKey, out var watched))
+        bool named = _names.TryGetValue(fileKey, out var old);
+        if (named && old != name && _directoryOf.Remove(fileKey, out var watched))
             watched.Name ??= old;
-        else if (_directoryOf.ContainsKey(fileKey)) _activeByNameStale = true; // a watched directory named (or named again)
         _names[fileKey] = name;
+        // A watched directory named for the first time: from now on its changes are placed as they come.
+        if (!named && _directoryOf.TryGetValue(fileKey, out var unnamed) && unnamed.ActiveWatches.Count > 0)
+        {
+            _activeUnnamed--;
+            _activeByName.Add(name, unnamed);
+        }
     }
 
     /// <summary>A DirNotify request: the watcher (re-)arms its buffer on a directory handle.</summary>
@@ -72,7 +78,12 @@ public sealed class DirectoryNotifyTracker
             _allHandles.Add(handle);
             SpreadFaults();
             _active.Add(handle);
-            _activeByNameStale = true;
+            if (directory.ActiveWatches.Count == 0)
+            {
+                if (NameOf(directory) is { } name) _activeByName.Add(name, directory);
+                else _activeUnnamed++;
+            }
+            directory.ActiveWatches.Add(handle);
         }
         handle.Arms++;
         _pendingNotify[irp] = handle;
@@ -174,7 +185,12 @@ public sealed class DirectoryNotifyTracker
         if (_deferred.Count > 0)
         {
             var everyWatch = AllByName();
-            foreach (var d in _deferred) Place(d.Time, d.Kind, d.Process, d.Path ?? _names.GetValueOrDefault(d.FileKey), everyWatch);
+            foreach (var d in _deferred)
+            {
+                var path = d.Path ?? _names.GetValueOrDefault(d.FileKey);
+                if (path is null) _droppedChanges++;
+                else Place(d.Time, d.Kind, d.Process, Containing(everyWatch, path, d.Time));
+            }
         }
         _deferred.Clear();
         if (final is not null) Resolve(final);
@@ -208,7 +224,10 @@ public sealed class DirectoryNotifyTracker
         }
 
         var victimTable = new Table(DirectoryNotifyTables.Victims);
-        foreach (var (directory, list) in victimsByDirectory.OrderBy(d => DirectoryName(d.Key), StringComparer.Ordinal))
+        // Two directories may bear one name (a file key reused, a handle without one): the one watched first comes first.
+        var firstArm = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Min(h => h.FirstArmNs));
+        foreach (var (directory, list) in victimsByDirectory.OrderBy(d => DirectoryName(d.Key), StringComparer.Ordinal)
+                     .ThenBy(d => firstArm[d.Key]).ThenBy(d => d.Key.Key))
         {
             long watchers = _allHandles.Where(h => h.Directory == directory).Select(h => (h.Process, h.BufferBytes)).Distinct().Count();
             foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
@@ -252,28 +271,20 @@ public sealed class DirectoryNotifyTracker
         if (_active.Count == 0) return;
         if (path is not null && ActiveDirectoriesNamed())
         {
-            Place(t, kind, process, path, ActiveByName());
+            Place(t, kind, process, ActiveContaining(path, t));
             return;
         }
         if (_deferred.Count < MaxDeferredChanges) _deferred.Add(new DeferredChange(t, kind, process, path, fileKey));
         else _droppedChanges++;
     }
 
-    /// <summary>Counts a change for every watched directory that holds the file and was watched at that time.</summary>
-    /// <param name="watches">The active watches (a change as it comes), or every watch there was (a deferred one).</param>
-    private void Place(long t, FileChangeKind kind, ProcessRef process, string? path, DirectoryIndex<WatchedPeriods> watches)
+    /// <summary>Counts a change once for each of <paramref name="directories"/> (those holding the file, watched at the time).</summary>
+    private void Place(long t, FileChangeKind kind, ProcessRef process, List<WatchedDirectory> directories)
     {
-        if (path is null)
-        {
-            _droppedChanges++;
-            return;
-        }
         long stamp = ++_countStamp;
-        _found.Clear();
-        watches.Containing(path, _found);
-        foreach (var (directory, periods) in _found)
+        foreach (var directory in directories)
         {
-            if (directory.CountedStamp == stamp || !periods.Covers(t)) continue; // one change, once per directory
+            if (directory.CountedStamp == stamp) continue; // one change, once per directory
             directory.CountedStamp = stamp;
             var c = Counts(process, directory);
             c.Operations++;
@@ -286,24 +297,37 @@ public sealed class DirectoryNotifyTracker
         }
     }
 
-    private bool ActiveDirectoriesNamed()
+    private bool ActiveDirectoriesNamed() => _activeUnnamed == 0;
+
+    /// <summary>The directories holding <paramref name="path"/> with an active watch armed by <paramref name="t"/>.</summary>
+    private List<WatchedDirectory> ActiveContaining(string path, long t)
     {
-        ActiveByName();
-        return _activeUnnamed == 0;
+        _found.Clear();
+        _activeByName.Containing(path, _found);
+        // A create is counted when it completes, a little after it began: a watch armed in between did not see it.
+        int kept = 0;
+        for (int i = 0; i < _found.Count; i++)
+            if (ArmedBy(_found[i], t)) _found[kept++] = _found[i];
+        _found.RemoveRange(kept, _found.Count - kept);
+        return _found;
     }
 
-    private DirectoryIndex<WatchedPeriods> ActiveByName()
+    private static bool ArmedBy(WatchedDirectory directory, long t)
     {
-        if (!_activeByNameStale) return _activeByName;
-        _activeByName.Clear();
-        _activeUnnamed = 0;
-        foreach (var (directory, watches) in _active.GroupBy(h => h.Directory).Select(g => (g.Key, g.ToList())))
-        {
-            if (NameOf(directory) is { } name) _activeByName.Add(name, new WatchedPeriods(directory, Periods(watches)));
-            else _activeUnnamed += watches.Count;
-        }
-        _activeByNameStale = false;
-        return _activeByName;
+        foreach (var watch in directory.ActiveWatches)
+            if (watch.FirstArmNs <= t) return true;
+        return false;
+    }
+
+    /// <summary>The directories in <paramref name="index"/> holding <paramref name="path"/> that were watched at <paramref name="t"/>.</summary>
+    private List<WatchedDirectory> Containing(DirectoryIndex<WatchedPeriods> index, string path, long t)
+    {
+        _foundPeriods.Clear();
+        index.Containing(path, _foundPeriods);
+        _found.Clear();
+        foreach (var (directory, periods) in _foundPeriods)
+            if (periods.Covers(t)) _found.Add(directory);
+        return _found;
     }
 
     /// <summary>Every directory there ever was a watch on, by the name it has at the end of the trace.</summary>
@@ -332,7 +356,11 @@ public sealed class DirectoryNotifyTracker
         handle.EndNs = t;
         SpreadFaults();
         _active.Remove(handle);
-        _activeByNameStale = true;
+        var directory = handle.Directory;
+        directory.ActiveWatches.Remove(handle);
+        if (directory.ActiveWatches.Count > 0) return;
+        if (NameOf(directory) is { } name) _activeByName.Remove(name, directory);
+        else _activeUnnamed--;
     }
 
     /// <summary>
@@ -348,6 +376,9 @@ public sealed class DirectoryNotifyTracker
 
         /// <summary>The tracker's stamp of the last fault or change counted for it.</summary>
         public long CountedStamp;
+
+        /// <summary>Its watches still active.</summary>
+        public readonly List<WatchHandle> ActiveWatches = new(1);
     }
 
     private sealed class WatchHandle(ulong fileObject, WatchedDirectory directory, ProcessRef process, long bufferBytes, long firstArmNs)
@@ -363,7 +394,7 @@ public sealed class DirectoryNotifyTracker
     }
 
     /// <summary>A watched directory and when it was watched.</summary>
-    private readonly record struct WatchedPeriods(WatchedDirectory Directory, WatchPeriods Periods);
+    private sealed record WatchedPeriods(WatchedDirectory Directory, WatchPeriods Periods);
 
     private sealed class VictimCounts
     {
