@@ -20,7 +20,8 @@ namespace HiddenCost.Benchmarks;
 /// FileIo, registry, KernelTraceControl, CLR, RPC, WMI, StackWalk with its frames, EVENT_HEADER stack items),
 /// and every other EVENT_HEADER event is decoded field by field from its TraceLogging or embedded-manifest
 /// schema (an array of fixed-size values in one visit). Strings are read into new strings, as a decoder called
-/// without a pool gives them.</item>
+/// without a pool gives them, except CLR method names, which are read as views over the payload
+/// (<see cref="ClrMethodView"/>), as the analyses read them; schema-decoded strings are views too.</item>
 /// <item><b>session</b>: what one analysis run does on top (HiddenCost.Analysis's TraceSession): system state and
 /// the stack collector learn from every event, CPU samples and events with stack items ask for their stack, and
 /// the decoders intern their strings in the session's pool — so the names the state keeps are built once.</item>
@@ -108,7 +109,7 @@ internal sealed class TypedDecoding
         var provider = e.ProviderId;
         if (provider == ClrProviders.Runtime || provider == ClrProviders.Rundown)
         {
-            if (ClrMethod.TryDecode(e, out _, _strings) || ClrModule.TryDecode(e, out _, _strings)
+            if (DecodeMethod(e) || ClrModule.TryDecode(e, out _, _strings)
                 || ClrContentionStart.TryDecode(e, out _) || ClrContentionStop.TryDecode(e, out _))
                 return true;
         }
@@ -124,6 +125,18 @@ internal sealed class TypedDecoding
         var status = _generic.Decode(e, ref counter, wholeArrays: true);
         Values += counter.Count;
         return status is DecodeStatus.Complete or DecodeStatus.Truncated;
+    }
+
+    /// <summary>
+    /// Method loads and rundowns (most of a managed trace's events with strings) as the analyses read them: every
+    /// field decoded, the three names as views over the payload, none copied out (the system state builds one name
+    /// of its own for each method it adds, and a rundown mostly repeats methods already known).
+    /// </summary>
+    private bool DecodeMethod(in EtwEvent e)
+    {
+        if (!ClrMethodView.TryDecode(e, out var method)) return false;
+        Values += method.MethodNamespace.Length + method.MethodName.Length + method.MethodSignature.Length;
+        return true;
     }
 
     private struct FieldCounter : IEventFieldVisitor

@@ -127,7 +127,7 @@ public static class PayloadStrings
     }
 
     /// <summary>The NUL-terminated UTF-16 text at <paramref name="offset"/> without allocating; moves past it.</summary>
-    public static ReadOnlySpan<char> Utf16Span(ReadOnlySpan<byte> p, ref int offset)
+    public static ReadOnlySpan<char> Utf16Span(ReadOnlySpan<byte> p, scoped ref int offset)
     {
         if (offset < 0 || offset >= p.Length) return default;
         var rest = p[offset..];

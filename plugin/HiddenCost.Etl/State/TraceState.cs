@@ -262,12 +262,9 @@ public sealed class TraceState
 
     private void AddMethod(RangeTable<ClrMethodInfo> table, in EtwEvent e, ulong start, uint size, ulong methodId, long loadTimeNs)
     {
-        var p = e.Payload;
-        int offset = ClrMethod.NamesOffset;
-        var ns = PayloadStrings.Utf16Span(p, ref offset);
-        var name = PayloadStrings.Utf16Span(p, ref offset);
-        string signature = PayloadStrings.Utf16(p, ref offset, _strings);
-        table.Add(new ClrMethodInfo(e.ProcessId, start, size, FullName(ns, name), signature, methodId, PayloadReader.U64(p, 8), loadTimeNs));
+        if (!ClrMethodView.TryDecode(e, out var m)) return;
+        string signature = m.MethodSignature.IsEmpty ? "" : _strings.Intern(m.MethodSignature);
+        table.Add(new ClrMethodInfo(e.ProcessId, start, size, FullName(m.MethodNamespace, m.MethodName), signature, methodId, m.ModuleId, loadTimeNs));
         _methodCount++;
     }
 

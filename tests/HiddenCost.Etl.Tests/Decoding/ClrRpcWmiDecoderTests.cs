@@ -2,6 +2,7 @@ using HiddenCost.Etl.Decoding.Clr;
 using HiddenCost.Etl.Decoding.Rpc;
 using HiddenCost.Etl.Decoding.Wmi;
 using HiddenCost.Etl.Tests.Support;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Etl.Tests.Decoding;
 
@@ -28,6 +29,47 @@ public sealed class ClrRpcWmiDecoderTests
         Assert.AreEqual("void  (class System.String[])", main.MethodSignature);
         Assert.AreEqual("Test.Program.Main", main.FullName);
         Assert.IsTrue(main.IsJitted);
+    }
+
+    [TestMethod]
+    public void Method_view_reads_every_method_event_of_the_x64_sample_as_the_record_does_without_copying_names()
+    {
+        int methods = 0, named = 0;
+        using var reader = EtlReader.Open(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
+        foreach (var e in reader.ReadEvents())
+        {
+            if (!ClrMethodView.TryDecode(e, out var view)) continue;
+            Assert.IsTrue(ClrMethod.TryDecode(e, out var record));
+            methods++;
+            if (view.MethodName.Length > 0) named++;
+            Assert.AreEqual(record, view.ToRecord());
+            Assert.AreEqual(record.MethodNamespace, view.MethodNamespace.ToString());
+            Assert.AreEqual(record.MethodName, view.MethodName.ToString());
+            Assert.AreEqual(record.MethodSignature, view.MethodSignature.ToString());
+        }
+        Assert.AreEqual(16_702 + 290 + 288, methods, "DCEnd, Load and Unload");
+        Assert.AreEqual(methods, named);
+    }
+
+    [TestMethod]
+    public void Method_view_of_a_record_cut_inside_its_names_keeps_what_is_there_synthetic()
+    {
+        var payload = new PayloadBuilder().U64(7).U64(8).U64(0x5000).U32(0x40).U32(0x06000001).U32(8)
+            .Utf16z("Test.Program").Utf16z("Main").Utf16z("void  ()").U16(3).ToArray();
+        var whole = SyntheticEvent.Manifest(ClrProviders.Runtime, 143, 1, payload, processId: 3, timestamp: 10);
+        Assert.IsTrue(ClrMethodView.TryDecode(whole, out var view));
+        Assert.AreEqual((ClrMethodEventKind.Load, 7UL, 8UL, 0x5000UL, 0x40U, 0x06000001U, 8U, (ushort)3, 0UL),
+            (view.Kind, view.MethodId, view.ModuleId, view.MethodStartAddress, view.MethodSize, view.MethodToken, view.MethodFlags, view.ClrInstanceId, view.ReJitId));
+        Assert.AreEqual("Test.Program.Main()", $"{view.MethodNamespace}.{view.MethodName}()");
+        // Cut in the middle of the name: the namespace whole, the name up to the cut, no signature, no instance id.
+        var cut = SyntheticEvent.Manifest(ClrProviders.Runtime, 143, 1, payload[..(36 + 26 + 4)], processId: 3, timestamp: 10);
+        Assert.IsTrue(ClrMethodView.TryDecode(cut, out var partial));
+        Assert.AreEqual("Test.Program", partial.MethodNamespace.ToString());
+        Assert.AreEqual("Ma", partial.MethodName.ToString());
+        Assert.IsTrue(partial.MethodSignature.IsEmpty);
+        Assert.AreEqual((ushort)0, partial.ClrInstanceId);
+        Assert.IsFalse(ClrMethodView.TryDecode(SyntheticEvent.Manifest(ClrProviders.Runtime, 143, 1, payload[..35], processId: 3, timestamp: 10), out _),
+            "shorter than the fixed fields");
     }
 
     [TestMethod]

@@ -75,19 +75,12 @@ public readonly record struct ClrMethod(
         return true;
     }
 
+    /// <summary>Decodes the event with its names copied out; <see cref="ClrMethodView"/> reads them without copying.</summary>
     public static bool TryDecode(in EtwEvent e, out ClrMethod method, StringPool? strings = null)
     {
         method = default;
-        if (!TryDecodeRange(e, out var kind, out _, out _, out _)) return false;
-        var p = e.Payload;
-        int offset = NamesOffset;
-        string ns = PayloadStrings.Utf16(p, ref offset, strings);
-        string name = PayloadStrings.Utf16(p, ref offset, strings);
-        string signature = PayloadStrings.Utf16(p, ref offset, strings);
-        ushort instance = e.Version >= 1 ? PayloadReader.U16(p, offset) : (ushort)0;
-        ulong rejit = e.Version >= 2 ? PayloadReader.U64(p, offset + 2) : 0;
-        method = new ClrMethod(kind, PayloadReader.U64(p, 0), PayloadReader.U64(p, 8), PayloadReader.U64(p, 16),
-            PayloadReader.U32(p, 24), PayloadReader.U32(p, 28), PayloadReader.U32(p, 32), ns, name, signature, instance, rejit);
+        if (!ClrMethodView.TryDecode(e, out var view)) return false;
+        method = view.ToRecord(strings);
         return true;
     }
 }
