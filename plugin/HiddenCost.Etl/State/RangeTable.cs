@@ -33,6 +33,16 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     // every load scan all the earlier ones.
     private readonly Dictionary<ulong, List<T>> _liveCandidates = new();
 
+    // Runs of the main list where one start holds many ranges of one length, each unloaded before the next was
+    // loaded (a module loaded and unloaded again and again at one base): at the run's last index, the index of its
+    // first; -1 elsewhere. A lookup inside such a run finds the range of its time by binary search over the loads
+    // instead of walking every range the start ever held.
+    private const int MinOrderedRun = 8;
+    private int[] _orderedRunFrom = Array.Empty<int>();
+
+    /// <summary>How many runs of the main list are searched by time (for tests).</summary>
+    internal int OrderedRuns { get; private set; }
+
     public int Count => _main.Count + _batch.Count;
 
     /// <summary>All ranges ordered by start address (ranges with equal starts in order of addition).</summary>
@@ -79,16 +89,60 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
 
     private T? Search(List<T> list, ulong address, long timeNs, ref T? before, ref T? after)
     {
+        bool main = ReferenceEquals(list, _main);
         for (int i = UpperBound(list, address) - 1; i >= 0; i--)
         {
             var r = list[i];
             if (address - r.RangeStart >= _maxLength) break;
+            if (main && _orderedRunFrom[i] >= 0)
+            {
+                // i is the run's last range (the walk enters a run from above): the whole run at once, then the run below.
+                int first = _orderedRunFrom[i];
+                if (address - r.RangeStart < r.RangeLength && SearchOrderedRun(first, i, timeNs, ref before, ref after) is { } hit) return hit;
+                i = first;
+                continue;
+            }
             if (address - r.RangeStart >= r.RangeLength) continue;
             if (Lifetime.Contains(r.RangeLoad, r.RangeUnload, timeNs)) return r;
             if (r.RangeLoad <= timeNs) { if (before is null || r.RangeLoad > before.RangeLoad) before = r; }
             else if (after is null || r.RangeLoad < after.RangeLoad) after = r;
         }
         return null;
+    }
+
+    /// <summary>
+    /// What the walk over ranges <paramref name="first"/>..<paramref name="last"/> of an ordered run (newest first)
+    /// would find: only the newest range loaded by <paramref name="timeNs"/> can be alive then; it is also the run's
+    /// latest load before that time, and the newest of the earliest loads after it is its first one after.
+    /// </summary>
+    private T? SearchOrderedRun(int first, int last, long timeNs, ref T? before, ref T? after)
+    {
+        int k = LastLoadedBy(first, last, timeNs);
+        if (k >= first)
+        {
+            var r = _main[k];
+            if (Lifetime.Contains(r.RangeLoad, r.RangeUnload, timeNs)) return r;
+            if (before is null || r.RangeLoad > before.RangeLoad) before = r;
+        }
+        if (k < last)
+        {
+            var r = _main[LastLoadedBy(k + 1, last, _main[k + 1].RangeLoad)];
+            if (after is null || r.RangeLoad < after.RangeLoad) after = r;
+        }
+        return null;
+    }
+
+    /// <summary>The last index in <paramref name="first"/>..<paramref name="last"/> loaded at or before <paramref name="timeNs"/>; first − 1 when none.</summary>
+    private int LastLoadedBy(int first, int last, long timeNs)
+    {
+        int lo = first, hi = last + 1;
+        while (lo < hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (_main[mid].RangeLoad <= timeNs) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo - 1;
     }
 
     private static bool IsLive(T range) => range.RangeUnload == Lifetime.AfterTrace;
@@ -113,6 +167,39 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
         (_main, _spare) = (_spare, _main);
         _spare.Clear();
         _batch.Clear();
+        IndexOrderedRuns();
+    }
+
+    private void IndexOrderedRuns()
+    {
+        if (_orderedRunFrom.Length < _main.Count) _orderedRunFrom = new int[Math.Max(_main.Count, 2 * _orderedRunFrom.Length)];
+        OrderedRuns = 0;
+        for (int first = 0; first < _main.Count;)
+        {
+            int last = first;
+            while (last + 1 < _main.Count && _main[last + 1].RangeStart == _main[first].RangeStart) last++;
+            for (int j = first; j <= last; j++) _orderedRunFrom[j] = -1;
+            if (last - first + 1 >= MinOrderedRun && IsOrderedRun(first, last))
+            {
+                _orderedRunFrom[last] = first;
+                OrderedRuns++;
+            }
+            first = last + 1;
+        }
+    }
+
+    /// <summary>
+    /// One length throughout, and each range but the last unloaded (so its times are final) no earlier than it was
+    /// loaded and no later than the next one was loaded: lifetimes one after another, loads in order.
+    /// </summary>
+    private bool IsOrderedRun(int first, int last)
+    {
+        for (int j = first; j < last; j++)
+        {
+            T r = _main[j], next = _main[j + 1];
+            if (r.RangeLength != next.RangeLength || IsLive(r) || r.RangeUnload < r.RangeLoad || r.RangeUnload > next.RangeLoad) return false;
+        }
+        return true;
     }
 
     /// <summary>Index of the first range in <paramref name="list"/> starting after <paramref name="address"/>.</summary>

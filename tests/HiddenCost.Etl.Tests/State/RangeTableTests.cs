@@ -97,4 +97,61 @@ public sealed class RangeTableTests
         Assert.AreSame(d, table.FindAt(0x2000));
         Assert.IsNull(table.FindLiveAt(0x2040), "no range starts there");
     }
+
+    [TestMethod]
+    public void Lookups_over_thousands_of_reloads_at_few_bases_match_a_scan_of_every_range_synthetic()
+    {
+        // Four bases far enough apart that no two cover one address, each loaded and unloaded again and again. The
+        // first two always with one size, one load after another (runs a lookup searches by time); the other two
+        // sometimes with another size, loaded again while still loaded, or known from a rundown only (loaded before
+        // the trace): runs searched range by range.
+        var random = new Random(20261123);
+        var table = new RangeTable<Range>();
+        var all = new List<Range>();
+        var live = new Dictionary<ulong, List<Range>>();
+        long now = 0;
+        int checks = 0;
+        for (int op = 0; op < 6_000; op++)
+        {
+            now += random.Next(1, 10);
+            ulong start = 0x40_0000UL + (ulong)random.Next(4) * 0x1_0000;
+            var open = live.TryGetValue(start, out var list) ? list : live[start] = new List<Range>();
+            bool plain = start < 0x42_0000UL;
+            if (open.Count > 0 && (plain || random.Next(50) != 0))
+            {
+                foreach (var r in open) r.RangeUnload = now;
+                open.Clear();
+            }
+            else
+            {
+                ulong length = !plain && random.Next(10) == 0 ? (ulong)random.Next(0x100, 0x8000) : 0x800;
+                var added = new Range($"r{all.Count}", start, length, !plain && random.Next(20) == 0 ? Lifetime.BeforeTrace : now);
+                table.Add(added);
+                all.Add(added);
+                open.Add(added);
+            }
+            if (op % 500 == 499 || op == 5_999)
+                for (int q = 0; q < 400; q++)
+                {
+                    ulong address = 0x40_0000UL + (ulong)random.Next(4) * 0x1_0000 + (ulong)random.Next(0x9000);
+                    long t = random.Next(-10, (int)now + 10);
+                    Assert.AreSame(Expected(all, address, t), table.Find(address, t), $"address 0x{address:X} at {t} after {op + 1} operations");
+                    checks++;
+                }
+        }
+        Assert.AreEqual(12 * 400, checks);
+        Assert.AreEqual(2, table.OrderedRuns, "the first two bases");
+    }
+
+    /// <summary>The answer by its definition, over every range (only ranges of one base can cover an address here).</summary>
+    private static Range? Expected(List<Range> all, ulong address, long t)
+    {
+        var covering = all.Where(r => address >= r.RangeStart && address - r.RangeStart < r.RangeLength).ToList(); // in order of addition
+        var alive = covering.LastOrDefault(r => Lifetime.Contains(r.RangeLoad, r.RangeUnload, t));
+        if (alive is not null) return alive;
+        var before = covering.Where(r => r.RangeLoad <= t).ToList();
+        if (before.Count > 0) return before.Last(r => r.RangeLoad == before.Max(b => b.RangeLoad));
+        var after = covering.Where(r => r.RangeLoad > t).ToList();
+        return after.Count > 0 ? after.Last(r => r.RangeLoad == after.Min(b => b.RangeLoad)) : null;
+    }
 }
