@@ -46,4 +46,41 @@ public sealed class KernelModuleMapTests
             Assert.IsNull(map.Find(Base + (ulong)b * 0x10000 + 0x8000, 100_000), "the gap between modules");
         }
     }
+
+    private static void LoadMany(KernelModuleMap map, int count, long t)
+    {
+        for (int i = 0; i < count; i++) map.Loaded(t, 0x1_0000_0000UL + (ulong)i * 0x1000, 0x100, $"f{i}.sys");
+    }
+
+    [TestMethod]
+    public void A_lookup_weighs_the_eight_modules_nearest_below_it_however_many_were_loaded_since()
+    {
+        var map = new KernelModuleMap();
+        map.Loaded(1, 0x1000, 0x100_0000, "big.sys");
+        LoadMany(map, 63, 2);                                                   // the 64th load is kept apart from the rest
+        for (int i = 0; i < 8; i++) map.Loaded(3, 0x2000 + (ulong)i * 0x1000, 0x100, $"s{i}.sys");
+        Assert.IsNull(map.Find(0x5_0000, 100), "big.sys is the ninth module below the address");
+        LoadMany(map, 64, 4);
+        Assert.IsNull(map.Find(0x5_0000, 100), "the same answer once the recent loads are merged");
+    }
+
+    [TestMethod]
+    public void Overlapping_modules_loaded_at_one_time_resolve_to_the_higher_base()
+    {
+        var map = new KernelModuleMap();
+        var a = map.Loaded(5, 0x2000, 0x1000, "a.sys");
+        LoadMany(map, 63, 5);
+        map.Loaded(5, 0x1000, 0x10000, "b.sys");                                // kept apart from a.sys until the next merge
+        Assert.AreSame(a, map.Find(0x2500, 10));
+    }
+
+    [TestMethod]
+    public void Unload_stamped_at_the_end_of_time_leaves_the_module_live()
+    {
+        var map = new KernelModuleMap();
+        var first = map.Loaded(10, 0x1000, 0x1000, "a.sys");
+        map.Unloaded(long.MaxValue, 0x1000);
+        Assert.AreSame(first, map.Loaded(20, 0x1000, 0x1000, "a.sys"));
+        Assert.AreEqual(1, map.Modules.Count);
+    }
 }

@@ -41,7 +41,8 @@ public sealed class KernelModuleMap
     /// <summary>An image unload: the range may later hold another module.</summary>
     public void Unloaded(long t, ulong imageBase)
     {
-        if (!_liveByBase.Remove(imageBase, out var live)) return;
+        // An unload stamped at the end of time leaves the module as it was: live (a later load of it is the same module).
+        if (t == long.MaxValue || !_liveByBase.Remove(imageBase, out var live)) return;
         foreach (var m in live) m.UnloadNs = t;
     }
 
@@ -52,23 +53,22 @@ public sealed class KernelModuleMap
     /// </summary>
     public KernelModule? Find(ulong address, long t)
     {
+        // The few modules at or below the address, in the order one array of all of them sorted by base, then load
+        // time, then order of loading would give, searched backwards: the two sorted lists walked together, the recent
+        // list first among equals (its modules were loaded after the others).
+        var recent = CollectionsMarshal.AsSpan(_recent);
+        var main = _byBase.AsSpan();
+        int r = UpperBound(recent, address, long.MaxValue) - 1, m = UpperBound(main, address, long.MaxValue) - 1;
         KernelModule? best = null;
-        // The recent ones first: among equals the one loaded last is met first, as in one array searched backwards.
-        Candidates(CollectionsMarshal.AsSpan(_recent), address, t, ref best);
-        Candidates(_byBase, address, t, ref best);
-        return best;
-    }
-
-    /// <summary>Several modules may have used one range over time: the candidates are the few at or below the address.</summary>
-    private static void Candidates(ReadOnlySpan<KernelModule> byBase, ulong address, long t, ref KernelModule? best)
-    {
-        int at = UpperBound(byBase, address, long.MaxValue) - 1;
-        for (int i = at; i >= 0 && i > at - 8; i--)
+        for (int taken = 0; taken < 8 && (r >= 0 || m >= 0); taken++)
         {
-            var m = byBase[i];
-            if (address - m.Base >= m.Size || t >= m.UnloadNs) continue;
-            if (best is null || Prefer(m, best, t)) best = m;
+            var candidate = m < 0 || (r >= 0 && (recent[r].Base, recent[r].LoadNs).CompareTo((main[m].Base, main[m].LoadNs)) >= 0)
+                ? recent[r--]
+                : main[m--];
+            if (address - candidate.Base >= candidate.Size || t >= candidate.UnloadNs) continue;
+            if (best is null || Prefer(candidate, best, t)) best = candidate;
         }
+        return best;
     }
 
     /// <summary>Index of the first module ordered after (<paramref name="imageBase"/>, <paramref name="loadNs"/>).</summary>
