@@ -1,5 +1,7 @@
+using System.Text;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Synthetic.Etl;
 using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
@@ -90,5 +92,44 @@ public sealed class EventCountsTests
         Assert.AreEqual(46L, sample[4]);
         Assert.AreEqual(2L, sample[5]);
         Assert.AreEqual("PERFINFO", sample[6]);
+    }
+
+    [TestMethod]
+    public void Events_of_one_provider_id_and_opcode_count_apart_by_the_names_their_metadata_gives_synthetic()
+    {
+        // TraceLogging events share id 0: their names come from their own metadata (EVENT_SCHEMA_TL), and a provider
+        // may name itself in provider traits. A manifest event of the same provider, id and opcode has neither.
+        var provider = new Guid("3f1d8c6e-5a1b-4e5e-9c51-2d7a9c0b1e11");
+        var s = new EtlTraceSettings { NumberOfProcessors = 1, BufferSize = 4096 };
+        var writer = new EtlFileWriter(s);
+        long t = s.StartQpc;
+        static ExtendedDataItem Schema(string name) =>
+            new(11, [.. BitConverter.GetBytes((ushort)(4 + name.Length)), 0, .. Encoding.ASCII.GetBytes(name), 0]);
+        static ExtendedDataItem Traits(string name) =>
+            new(12, [.. BitConverter.GetBytes((ushort)(3 + name.Length)), .. Encoding.ASCII.GetBytes(name), 0]);
+        ManifestRecord Event(params ExtendedDataItem[] items) => new()
+        {
+            Cpu = 0, Timestamp = ++t, ProviderId = provider, Descriptor = new EventDescriptor(0, 0, 0, 4, 0, 0, 0),
+            ExtendedData = items, Payload = [],
+        };
+        writer.Add(Event(Schema("First"), Traits("Tester")));
+        writer.Add(Event(Schema("Second"), Traits("Tester")));
+        writer.Add(Event(Schema("First"), Traits("Tester")));
+        writer.Add(Event());
+        writer.Add(Event(Traits("Renamed")));
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-eventcounts-{Guid.NewGuid():N}.etl");
+        writer.Save(path);
+        try
+        {
+            var table = TraceAnalyzer.Analyze(path)["Event Counts"];
+            Assert.AreEqual(2L, Count(table, "Tester", "First"));
+            Assert.AreEqual(1L, Count(table, "Tester", "Second"));
+            Assert.AreEqual(1L, Count(table, provider.ToString(), "0"), "no metadata: the provider's GUID and the event's id");
+            Assert.AreEqual(1L, Count(table, "Renamed", "0"));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
     }
 }

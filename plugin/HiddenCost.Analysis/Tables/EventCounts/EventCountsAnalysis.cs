@@ -28,6 +28,11 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     private readonly TraceSession _session;
     private readonly Dictionary<RowKey, Counter> _rows = new();
+    // Every event looks its row up by numbers (a Guid and a few bytes); the row's names are built once, when its
+    // first event comes. Building them for every event hashed three strings an event and allocated for unnamed ones.
+    // TraceLogging events take their names from their metadata (and any event naming its provider in provider traits
+    // takes that name), so those are looked up by name.
+    private readonly Dictionary<EventKey, Counter> _byKind = new();
 
     public EventCountsAnalysis(TraceSession session) => _session = session;
 
@@ -35,12 +40,27 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     public void OnEvent(in EtwEvent e)
     {
+        bool withStack = false, traceLogging = false;
+        if (e.Kind == RecordHeaderKind.EventHeader) Scan(e.ExtendedData, out withStack, out traceLogging);
+        Counter? counter;
+        if (traceLogging) counter = Row(e);
+        else
+        {
+            var kind = EventKey.Of(e);
+            if (!_byKind.TryGetValue(kind, out counter)) _byKind[kind] = counter = Row(e);
+        }
+        counter.Count++;
+        // Kernel events' stacks are StackWalk events, which the session matches to their events for all analyses.
+        if (withStack) counter.WithStack++;
+    }
+
+    /// <summary>The row of the event's names, made when the first event of those names comes.</summary>
+    private Counter Row(in EtwEvent e)
+    {
         var key = KeyOf(e);
         if (!_rows.TryGetValue(key, out var counter))
             _rows[key] = counter = new Counter(e.IsKernel ? StackedKernelEvents.KindOf(e) : -1);
-        counter.Count++;
-        // Kernel events' stacks are StackWalk events, which the session matches to their events for all analyses.
-        if (e.Kind == RecordHeaderKind.EventHeader && HasStackItem(e.ExtendedData)) counter.WithStack++;
+        return counter;
     }
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
@@ -72,12 +92,15 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         }
     }
 
-    private static bool HasStackItem(ReadOnlySpan<byte> ext)
+    private static void Scan(ReadOnlySpan<byte> ext, out bool withStack, out bool traceLogging)
     {
+        withStack = traceLogging = false;
         foreach (var item in new ExtendedData(ext))
+        {
             if (item.Type is ExtendedDataType.StackTrace32 or ExtendedDataType.StackTrace64
-                or ExtendedDataType.StackKey32 or ExtendedDataType.StackKey64) return true;
-        return false;
+                or ExtendedDataType.StackKey32 or ExtendedDataType.StackKey64) withStack = true;
+            else if (item.Type is ExtendedDataType.EventSchemaTraceLogging or ExtendedDataType.ProviderTraits) traceLogging = true;
+        }
     }
 
     /// <summary>TraceLogging events name their provider (PROV_TRAITS) and themselves (EVENT_SCHEMA_TL).</summary>
@@ -101,6 +124,21 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
             }
         }
         return (provider, name);
+    }
+
+    /// <summary>
+    /// What tells event kinds apart before they are named: one key per row's names (System and Compact kernel headers
+    /// share theirs, as their rows do), and events with the same key always get the same names.
+    /// </summary>
+    private readonly record struct EventKey(Guid ProviderId, ushort Id, byte Opcode, byte Version, byte Group, byte Header)
+    {
+        public static EventKey Of(in EtwEvent e) => e.Kind switch
+        {
+            RecordHeaderKind.System or RecordHeaderKind.Compact => new(default, 0, e.Opcode, e.Version, e.Group, 1),
+            RecordHeaderKind.PerfInfo => new(default, 0, e.Opcode, e.Version, e.Group, 2),
+            RecordHeaderKind.EventHeader => new(e.ProviderId, e.EventId, e.Opcode, e.Version, 0, 3),
+            _ => new(e.ProviderId, 0, e.Opcode, e.Version, 0, 4),
+        };
     }
 
     private readonly record struct RowKey(string ProviderName, Guid ProviderId, string EventName, ushort Id, byte Opcode, byte Version, string Header);
