@@ -15,7 +15,8 @@ public static class TraceAnalyzer
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
     {
         var session = new TraceSession();
-        var analyses = TableCatalog.CreateAnalyses(session);
+        // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
+        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session)];
         try
         {
             using var reader = EtlReader.Open(path);
