@@ -12,8 +12,9 @@ namespace HiddenCost.Analysis.Pipeline;
 /// </summary>
 public sealed class StackedKernelEvents
 {
-    /// <summary>How many recent kernel events a stack is matched against.</summary>
+    /// <summary>How many recent kernel events a stack is matched against (a power of two: positions wrap by a mask).</summary>
     public const int RingSize = 256;
+    private const int RingMask = RingSize - 1;
 
     private readonly Entry[] _ring = new Entry[RingSize];
     private readonly Dictionary<int, long> _stacked = new();
@@ -36,7 +37,7 @@ public sealed class StackedKernelEvents
         // A CPU sample names its thread in the payload (after the instruction pointer), not the header.
         int thread = e.Is(KernelGroups.PerfInfo, 46) ? PayloadReader.I32(e.Payload, e.PointerSize) : e.ThreadId;
         _ring[_next] = new Entry(e.RawTimestamp, thread, KindOf(e));
-        _next = (_next + 1) % RingSize;
+        _next = (_next + 1) & RingMask;
     }
 
     /// <summary>Kernel events of <paramref name="kind"/> (<see cref="KindOf"/>) that carried a stack.</summary>
@@ -59,7 +60,7 @@ public sealed class StackedKernelEvents
         // Newest first: the event a stack belongs to is almost always the latest with its timestamp.
         for (int n = 1; n <= RingSize; n++)
         {
-            ref var r = ref _ring[(_next - n + RingSize) % RingSize];
+            ref var r = ref _ring[(_next - n) & RingMask];
             if (!r.Used || r.Timestamp != eventTimestamp || (r.ThreadId >= 0 && threadId >= 0 && r.ThreadId != threadId)) continue;
             if (r.Stacked) return -1;
             r.Stacked = true;
