@@ -2,6 +2,7 @@ using System.Text;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Etl;
+using HiddenCost.Synthetic.Events;
 using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
@@ -126,6 +127,39 @@ public sealed class EventCountsTests
             Assert.AreEqual(1L, Count(table, "Tester", "Second"));
             Assert.AreEqual(1L, Count(table, provider.ToString(), "0"), "no metadata: the provider's GUID and the event's id");
             Assert.AreEqual(1L, Count(table, "Renamed", "0"));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+    [TestMethod]
+    public void A_stack_finds_its_event_across_a_time_inversion_in_the_file_synthetic()
+    {
+        // File order on the one processor: SysClEnter at +100, SysClExit whose timestamp reads +50 (earlier than the
+        // event before it: the file itself is out of order), then the SysClEnter's stack. The search for the stack's
+        // event passes the earlier SysClExit and must not take it for the end of the events in time order.
+        var s = new EtlTraceSettings { NumberOfProcessors = 1, BufferSize = 4096 };
+        var writer = new EtlFileWriter(s);
+        long start = s.StartQpc, enter = start + 100, patched = start + 0x5A5A5A5A, stack = patched + 10;
+        var c = new EventContext(0, enter);
+        writer.Add(PerfInfoEvents.SysClEnter(c, 0xFFFFF800_12345678));
+        writer.Add(PerfInfoEvents.SysClExit(c.At(patched), 0));
+        writer.Add(StackWalkEvents.Stack(c.At(stack), enter, 4, 8, [0xFFFFF800_12345678]));
+        var bytes = writer.ToArray();
+        var marker = BitConverter.GetBytes(patched);
+        int at = bytes.AsSpan().IndexOf(marker);
+        Assert.IsTrue(at > 0 && bytes.AsSpan(at + 1).IndexOf(marker) < 0, "the SysClExit's timestamp appears once");
+        BitConverter.GetBytes(start + 50).CopyTo(bytes, at);
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-eventcounts-{Guid.NewGuid():N}.etl");
+        File.WriteAllBytes(path, bytes);
+        try
+        {
+            var result = TraceAnalyzer.Analyze(path);
+            var table = result["Event Counts"];
+            Assert.AreEqual(1L, Count(table, "PerfInfo", "SysClEnter", column: "With Stack"));
+            Assert.AreEqual(0L, Count(table, "PerfInfo", "SysClExit", column: "With Stack"));
+            Assert.IsTrue(result["Trace Info"].Notes.Any(n => n.StartsWith("1 events are earlier than the event before them")), "the reader saw the inversion");
         }
         finally
         {

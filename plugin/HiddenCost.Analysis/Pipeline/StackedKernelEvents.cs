@@ -9,6 +9,8 @@ namespace HiddenCost.Analysis.Pipeline;
 /// Counts' With Stack, Trace Readiness's stacks per wanted event). A StackWalk event names its event by raw
 /// timestamp and thread and follows it closely, though not always on the same processor, so it is matched against
 /// the last <see cref="RingSize"/> kernel events, newest first; the kernel and user halves of one stack count once.
+/// The search stops at the first event older than the stack's own where the events are in time order (all but a
+/// trace's rare inversions): a stack whose event is not among them would otherwise look at all of them.
 /// </summary>
 public sealed class StackedKernelEvents
 {
@@ -18,7 +20,9 @@ public sealed class StackedKernelEvents
 
     private readonly Entry[] _ring = new Entry[RingSize];
     private readonly Dictionary<int, long> _stacked = new();
-    private int _next;
+    private long _count; // kernel events ever put in the ring; event number n is at _ring[n & RingMask]
+    private long _ordered = long.MaxValue; // the first event number of the newest run in time order (at most the oldest in the ring)
+    private long _lastTimestamp = long.MinValue;
 
     /// <summary>
     /// A kernel event's kind as Event Counts lists it: group, opcode, version and whether its header is PERFINFO.
@@ -36,8 +40,11 @@ public sealed class StackedKernelEvents
         }
         // A CPU sample names its thread in the payload (after the instruction pointer), not the header.
         int thread = e.Is(KernelGroups.PerfInfo, 46) ? PayloadReader.I32(e.Payload, e.PointerSize) : e.ThreadId;
-        _ring[_next] = new Entry(e.RawTimestamp, thread, KindOf(e));
-        _next = (_next + 1) & RingMask;
+        long timestamp = e.RawTimestamp;
+        if (timestamp < _lastTimestamp || _count == 0) _ordered = _count;
+        _lastTimestamp = timestamp;
+        _ring[_count & RingMask] = new Entry(timestamp, thread, KindOf(e));
+        _count++;
     }
 
     /// <summary>Kernel events of <paramref name="kind"/> (<see cref="KindOf"/>) that carried a stack.</summary>
@@ -58,10 +65,17 @@ public sealed class StackedKernelEvents
         long eventTimestamp = PayloadReader.I64(stack.Payload, 0);
         int threadId = PayloadReader.I32(stack.Payload, 12);
         // Newest first: the event a stack belongs to is almost always the latest with its timestamp.
-        for (int n = 1; n <= RingSize; n++)
+        long oldest = Math.Max(0, _count - RingSize);
+        for (long n = _count - 1; n >= oldest; n--)
         {
-            ref var r = ref _ring[(_next - n) & RingMask];
-            if (!r.Used || r.Timestamp != eventTimestamp || (r.ThreadId >= 0 && threadId >= 0 && r.ThreadId != threadId)) continue;
+            ref var r = ref _ring[n & RingMask];
+            if (r.Timestamp < eventTimestamp && n >= _ordered)
+            {
+                // Every event from the start of this run in time order up to here is older still: go on before it.
+                n = _ordered;
+                continue;
+            }
+            if (r.Timestamp != eventTimestamp || (r.ThreadId >= 0 && threadId >= 0 && r.ThreadId != threadId)) continue;
             if (r.Stacked) return -1;
             r.Stacked = true;
             return r.Kind;
@@ -74,7 +88,6 @@ public sealed class StackedKernelEvents
         public readonly long Timestamp = timestamp;
         public readonly int ThreadId = threadId;
         public readonly int Kind = kind;
-        public readonly bool Used = true;
         public bool Stacked;
     }
 }
