@@ -29,6 +29,36 @@ public sealed class KernelModuleMapTests
     }
 
     [TestMethod]
+    public void Every_load_of_a_file_name_shares_one_name_however_spelt_and_wherever_loaded()
+    {
+        var map = new KernelModuleMap();
+        var first = map.Loaded(10, Base, 0x1000, @"\SystemRoot\system32\drivers\tedrdrv.sys");
+        map.Unloaded(20, Base);
+        var again = map.Loaded(30, Base + 0x10_0000, 0x1000, @"\SystemRoot\System32\Drivers\TEDRDRV.SYS");
+        var other = map.Loaded(30, Base, 0x1000, @"\SystemRoot\system32\drivers\other.sys");
+        Assert.AreNotSame(first, again);
+        Assert.AreSame(first.Name, again.Name);
+        Assert.AreEqual("tedrdrv.sys", again.Name.FileName, "the name as first spelt");
+        Assert.AreEqual("TEDRDRV.SYS", again.FileName, "each load keeps its own spelling");
+        Assert.AreNotSame(first.Name, other.Name);
+        CollectionAssert.AreEqual(new[] { "tedrdrv.sys", "other.sys" }, map.Names.Select(n => n.FileName).ToArray());
+        CollectionAssert.AreEqual(new[] { 0, 1 }, map.Names.Select(n => n.Index).ToArray());
+    }
+
+    [TestMethod]
+    public void Thousands_of_modules_live_at_one_base_stay_distinct_and_their_rundowns_find_them()
+    {
+        // A hostile trace: modules of 5,000 names loaded at one base and never unloaded, then a rundown of each.
+        var map = new KernelModuleMap();
+        var loaded = Enumerable.Range(0, 5_000).Select(i => map.Loaded(i, Base, 0x1000, $@"\SystemRoot\drivers\d{i}.sys")).ToList();
+        for (int i = 0; i < loaded.Count; i++) Assert.AreSame(loaded[i], map.Loaded(10_000 + i, Base, 0x1000, $@"\SystemRoot\drivers\D{i}.SYS"));
+        Assert.AreEqual(5_000, map.Modules.Count);
+        map.Unloaded(20_000, Base);
+        Assert.IsTrue(loaded.All(m => m.UnloadNs == 20_000));
+        Assert.AreNotSame(loaded[7], map.Loaded(20_001, Base, 0x1000, @"\SystemRoot\drivers\d7.sys"), "after the unload, a new load");
+    }
+
+    [TestMethod]
     public void Lookups_between_thousands_of_loads_find_every_module_and_never_an_unloaded_one()
     {
         var map = new KernelModuleMap();

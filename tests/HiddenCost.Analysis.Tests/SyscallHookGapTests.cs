@@ -44,6 +44,23 @@ public sealed class SyscallHookGapTests
     }
 
     [TestMethod]
+    public void A_gap_during_which_the_interval_was_raised_is_judged_by_the_interval_at_its_start()
+    {
+        // Sampling at 1 ms pauses for 50 ms while other events go on, and resumes at 10 ms: 50 ms is over 10 × the
+        // 1 ms at the gap's start, though under 10 × the 10 ms at its end.
+        var t = Tracker();
+        Sampling(t, 0, 100 * Ms);
+        for (long now = 105 * Ms; now < 150 * Ms; now += 10 * Ms) t.OtherEvent(now);
+        t.SampleInterval(145 * Ms, 10 * Ms);
+        Sampling(t, 150 * Ms, 250 * Ms, 10 * Ms);
+        var (_, gaps) = t.Build();
+        Assert.AreEqual(1, gaps.Rows.Count);
+        Assert.AreEqual(100 * Ms, gaps.Cell(0, "Start"));
+        Assert.AreEqual(150 * Ms, gaps.Cell(0, "End"));
+        StringAssert.StartsWith((string)gaps.Cell(0, "Likely Cause")!, "The sample interval was changed to 10 ms during the gap");
+    }
+
+    [TestMethod]
     public void Sampling_that_stops_for_the_rest_of_the_trace_is_a_gap_to_the_last_event()
     {
         var t = Tracker();

@@ -164,7 +164,7 @@ public sealed class SyscallHookTrackerTests
         Assert.AreEqual(0.1, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-12);
         Assert.AreEqual(100.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-12);
         Assert.AreEqual(2 * Ms, table.Cell(0, "Last"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had not returned when the trace ended")), string.Join("\n", table.Notes));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had no exit: the trace or their thread ended inside them")), string.Join("\n", table.Notes));
     }
 
     [TestMethod]
@@ -180,7 +180,7 @@ public sealed class SyscallHookTrackerTests
         Assert.AreEqual(1L, table.Cell(0, "Syscalls"));
         Assert.IsNull(table.Cell(0, "Total Syscall Time (ms)"));
         Assert.IsNull(table.Cell(0, "Mean Syscall Time (µs)"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had not returned")));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had no exit")));
         Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscall exits had no enter")));
     }
 
@@ -344,6 +344,67 @@ public sealed class SyscallHookTrackerTests
         Assert.AreEqual(4L, table.Cell(0, "Samples in Syscalls"));
         Assert.AreEqual(5.0 / 2.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12, "5 ms sampled ÷ (5 − 3 ms in the hook)");
         Assert.IsFalse(table.Notes.Any(n => n.Contains("default sample interval")));
+    }
+
+    [TestMethod]
+    public void Samples_before_the_first_SetInterval_weigh_the_interval_it_replaced()
+    {
+        // A memory-mode trace whose start rundown is gone: the first interval event is a SetInterval from 1 ms to
+        // 0.125 ms (another session asked for faster sampling); the samples before it were taken at 1 ms.
+        var t = NewTracker();
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtClose);
+        for (int i = 0; i < 4; i++) t.SampleStack(t.Sample((2 + i) * Ms, 0, VictimThread), [EdrBase]);
+        t.SampleInterval(10 * Ms, 125 * Us, previousNs: 1 * Ms);
+        for (int i = 0; i < 8; i++) t.SampleStack(t.Sample(11 * Ms + i * 125 * Us, 0, VictimThread), [EdrBase]);
+        t.SyscallExit(13 * Ms, 0);
+        var (table, _) = t.Build();
+        Assert.AreEqual(4.0 + 1.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12, "4 samples at 1 ms, 8 at 0.125 ms");
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("default sample interval")));
+    }
+
+    [TestMethod]
+    public void User_mode_samples_never_count_inside_a_syscall_even_one_whose_exit_was_never_logged()
+    {
+        // GetMessage calls a window procedure back in user mode, which returns through NtCallbackReturn: no exit is
+        // logged for it, so the exit that follows pairs with it and GetMessage stays open. The thread's user-mode
+        // samples, then and later, are not syscall work.
+        const ulong NtUserGetMessage = NtBase + 0x7_0000, NtCallbackReturn = NtBase + 0x7_1000;
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtUserGetMessage);
+        Assert.AreEqual(-1, t.Sample(2 * Ms, 0, VictimThread, inUserMode: true), "the window procedure runs in user mode");
+        t.SyscallEnter(3 * Ms, 0, NtCallbackReturn);
+        t.SyscallExit(4 * Ms, 0);
+        for (int i = 0; i < 10; i++) Assert.AreEqual(-1, t.Sample((5 + i) * Ms, 0, VictimThread, inUserMode: true));
+        var (table, _) = t.Build();
+        Assert.AreEqual(0L, table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had no exit") && n.Contains("NtCallbackReturn")), string.Join("\n", table.Notes));
+    }
+
+    [TestMethod]
+    public void A_driver_unloaded_and_loaded_again_is_one_culprit_row()
+    {
+        // An EDR driver updated mid-trace: unloaded, then loaded at another base. Its samples from both loads are one
+        // culprit's, and the inflation is measured against the syscall's samples once.
+        const ulong NewEdrBase = 0xFFFF_F801_6000_0000;
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtClose);
+        for (int i = 0; i < 9; i++) t.SampleStack(t.Sample((2 + i) * Ms, 0, VictimThread), [NtBase + 0x10, EdrBase + 0x40]);
+        t.KernelImageUnloaded(11 * Ms, EdrBase);
+        t.KernelImage(12 * Ms, NewEdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\TEDRDRV.SYS");
+        for (int i = 0; i < 9; i++) t.SampleStack(t.Sample((13 + i) * Ms, 0, VictimThread), [NtBase + 0x10, NewEdrBase + 0x40]);
+        t.SampleStack(t.Sample(22 * Ms, 0, VictimThread), [NtBase + 0x10]);
+        t.SampleStack(t.Sample(23 * Ms, 0, VictimThread), [NtBase + 0x10]);
+        t.SyscallExit(24 * Ms, 0);
+        var (table, _) = t.Build();
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"), "named as first loaded");
+        Assert.AreEqual(18.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
+        Assert.AreEqual(20.0 / 2.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12, "20 ms sampled ÷ (20 − 18 ms in the hook)");
     }
 
     [TestMethod]

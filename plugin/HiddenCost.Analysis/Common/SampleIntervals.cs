@@ -23,8 +23,17 @@ public sealed class SampleIntervals
     public IReadOnlyList<(long Time, long IntervalNs)> Changes => _changes;
 
     /// <summary>An interval event; zero (an unset source) is ignored.</summary>
-    public void Set(long t, long intervalNs)
+    /// <param name="previousNs">
+    /// The interval it replaces (SetInterval's OldInterval), or 0. On the first interval event of a trace whose start
+    /// names none (its rundown overwritten, in memory mode), it is what the samples before that event were taken at.
+    /// </param>
+    public void Set(long t, long intervalNs, long previousNs = 0)
     {
+        if (_changes.Count == 0 && previousNs > 0 && previousNs != intervalNs && intervalNs > 0)
+        {
+            _changes.Add((long.MinValue, previousNs));
+            Current = previousNs;
+        }
         if (intervalNs <= 0 || Current == intervalNs) return;
         _changes.Add((t, intervalNs));
         Current = intervalNs;

@@ -89,7 +89,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         }
         else if (ProfileInterval.TryDecode(e, out var interval) && interval.Source == 0 && interval.NewInterval > 0)
         {
-            _tracker.ProfileInterval(e.TimeNs, interval.IntervalNs);
+            _tracker.ProfileInterval(e.TimeNs, interval.IntervalNs, interval.PreviousIntervalNs);
         }
     }
 

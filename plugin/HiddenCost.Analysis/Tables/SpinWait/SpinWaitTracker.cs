@@ -34,7 +34,8 @@ public sealed class SpinWaitTracker
     /// A profile-interval event at <paramref name="t"/>: each sample weighs the interval in effect when it was taken
     /// (samples before the first such event, the first interval named), as in the Syscall Hook table.
     /// </summary>
-    public void ProfileInterval(long t, long intervalNs) => _intervals.Set(t, intervalNs);
+    /// <param name="previousNs">SetInterval's OldInterval (0 if none): what samples before the trace's first such event were taken at.</param>
+    public void ProfileInterval(long t, long intervalNs, long previousNs = 0) => _intervals.Set(t, intervalNs, previousNs);
 
     /// <summary>The whole trace's profile interval, when the time of its events does not matter (the first stated wins).</summary>
     public void ProfileInterval(long intervalNs)

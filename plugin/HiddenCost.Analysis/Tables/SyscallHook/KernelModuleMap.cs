@@ -19,19 +19,33 @@ public sealed class KernelModuleMap
     private KernelModule[] _byBase = Array.Empty<KernelModule>();
     private readonly List<KernelModule> _recent = new();
     private readonly Dictionary<ulong, List<KernelModule>> _liveByBase = new();
+    private readonly Dictionary<(ulong Base, int Name), KernelModule> _live = new();
+    private readonly List<KernelModuleName> _names = new();
+    private readonly Dictionary<string, KernelModuleName> _nameByFile = new(StringComparer.OrdinalIgnoreCase);
 
     public IReadOnlyList<KernelModule> Modules => _modules;
+
+    /// <summary>
+    /// The modules' file names, each once however many times a module of that name was loaded (a driver unloaded and
+    /// loaded again, at another base or the same, is one culprit), by <see cref="KernelModuleName.Index"/>.
+    /// </summary>
+    public IReadOnlyList<KernelModuleName> Names => _names;
 
     /// <summary>A kernel image load or rundown (its NT path or file name). A rundown of a module already known at that base is ignored.</summary>
     public KernelModule Loaded(long t, ulong imageBase, ulong imageSize, string path)
     {
         var fileName = FileNameOf(path);
-        if (!_liveByBase.TryGetValue(imageBase, out var live)) _liveByBase[imageBase] = live = new List<KernelModule>(1);
-        foreach (var m in live)
-            if (string.Equals(m.FileName, fileName, StringComparison.OrdinalIgnoreCase))
-                return m;
-        var module = new KernelModule(_modules.Count, imageBase, Math.Max(1UL, imageSize), fileName, t, InboxKernelModules.Contains(fileName));
+        if (!_nameByFile.TryGetValue(fileName, out var name))
+        {
+            _nameByFile[fileName] = name = new KernelModuleName(_names.Count, fileName, InboxKernelModules.Contains(fileName));
+            _names.Add(name);
+        }
+        // Found by base and name, not by walking the modules live at the base: a hostile trace may load thousands there.
+        if (_live.TryGetValue((imageBase, name.Index), out var known)) return known;
+        var module = new KernelModule(_modules.Count, imageBase, Math.Max(1UL, imageSize), fileName, t, name);
         _modules.Add(module);
+        _live[(imageBase, name.Index)] = module;
+        if (!_liveByBase.TryGetValue(imageBase, out var live)) _liveByBase[imageBase] = live = new List<KernelModule>(1);
         live.Add(module);
         _recent.Insert(UpperBound(CollectionsMarshal.AsSpan(_recent), imageBase, t), module);
         if (_recent.Count >= Math.Max(MinRecent, (int)Math.Sqrt(_byBase.Length))) MergeRecent();
@@ -43,7 +57,11 @@ public sealed class KernelModuleMap
     {
         // An unload stamped at the end of time leaves the module as it was: live (a later load of it is the same module).
         if (t == long.MaxValue || !_liveByBase.Remove(imageBase, out var live)) return;
-        foreach (var m in live) m.UnloadNs = t;
+        foreach (var m in live)
+        {
+            m.UnloadNs = t;
+            _live.Remove((imageBase, m.Name.Index));
+        }
     }
 
     /// <summary>
@@ -127,8 +145,8 @@ public sealed class KernelModuleMap
     }
 }
 
-/// <summary>A kernel module: its file name (no directory), range and whether it is part of Windows.</summary>
-public sealed class KernelModule(int index, ulong imageBase, ulong size, string fileName, long loadNs, bool isInbox)
+/// <summary>A kernel module: one load of it, with its file name (no directory), range and whether it is part of Windows.</summary>
+public sealed class KernelModule(int index, ulong imageBase, ulong size, string fileName, long loadNs, KernelModuleName name)
 {
     public int Index { get; } = index;
     public ulong Base { get; } = imageBase;
@@ -137,10 +155,25 @@ public sealed class KernelModule(int index, ulong imageBase, ulong size, string 
     public long LoadNs { get; } = loadNs;
     public long UnloadNs { get; internal set; } = long.MaxValue;
 
+    /// <summary>Every load of a module of this file name shares it: culprits are counted by name.</summary>
+    public KernelModuleName Name { get; } = name;
+
+    /// <summary>ntoskrnl, HAL or a Microsoft inbox driver: never a culprit.</summary>
+    public bool IsInbox => Name.IsInbox;
+
+    public override string ToString() => FileName;
+}
+
+/// <summary>A kernel module's file name (as first spelt; names match ignoring case), shared by all its loads.</summary>
+public sealed class KernelModuleName(int index, string fileName, bool isInbox)
+{
+    public int Index { get; } = index;
+    public string FileName { get; } = fileName;
+
     /// <summary>ntoskrnl, HAL or a Microsoft inbox driver: never a culprit.</summary>
     public bool IsInbox { get; } = isInbox;
 
-    /// <summary>The sample that last counted this module (so a module counts once per sample, however many frames).</summary>
+    /// <summary>The sample that last counted this name (so a module counts once per sample, however many frames or loads).</summary>
     internal int LastCountedSample = -1;
 
     public override string ToString() => FileName;

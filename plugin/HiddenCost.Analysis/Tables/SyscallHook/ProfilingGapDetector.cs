@@ -18,6 +18,7 @@ public sealed class ProfilingGapDetector
 
     private readonly List<Gap> _candidates = new();
     private long _lastSampleNs = -1;
+    private long? _intervalAtLastSample;
     private long _events, _eventsAtLastSample, _eventsAtLastActivity;
     private long _activity, _activityAtLastSample, _lastActivityNs = -1;
 
@@ -29,12 +30,16 @@ public sealed class ProfilingGapDetector
         Samples++;
         if (_lastSampleNs >= 0)
         {
-            // While the interval is unknown, keep every spacing that could be a gap; Finish decides with the final interval.
-            long threshold = IntervalMultiple * (knownIntervalNs ?? SmallestIntervalNs);
+            // While the interval is unknown, keep every spacing that could be a gap; Finish decides with the final
+            // interval. One changed during the gap is judged by the smaller of the two: Finish takes the one at its
+            // start, and an interval raised in the gap must not hide it here.
+            long? interval = knownIntervalNs is { } now && _intervalAtLastSample is { } before ? Math.Min(now, before) : null;
+            long threshold = IntervalMultiple * (interval ?? SmallestIntervalNs);
             if (t - _lastSampleNs > threshold && _activity > _activityAtLastSample && _candidates.Count < MaxCandidates)
                 _candidates.Add(new Gap(_lastSampleNs, t, _events - _eventsAtLastSample, Resumed: true));
         }
         _lastSampleNs = t;
+        _intervalAtLastSample = knownIntervalNs;
         _eventsAtLastSample = _events;
         _activityAtLastSample = _activity;
     }

@@ -37,7 +37,7 @@ internal sealed class SyscallStats(ulong address)
     public long FirstNs = long.MaxValue, LastNs = long.MinValue;
     public SampleTally Samples;
 
-    /// <summary>Per third-party kernel module (by <see cref="KernelModule.Index"/>): samples with it in the kernel stack.</summary>
+    /// <summary>Per third-party kernel module (by <see cref="KernelModuleName.Index"/>: every load of a driver counts as one): samples with it in the kernel stack.</summary>
     public List<(int Module, SampleTally Tally)>? Modules;
 
     public void Seen(long t)

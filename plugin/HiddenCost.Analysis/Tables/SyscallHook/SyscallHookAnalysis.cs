@@ -79,12 +79,12 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
                 _tracker.SyscallExit(t, e.Cpu);
                 break;
             case SampledProfile.Opcode when SampledProfile.TryDecode(e, out var sample):
-                int handle = _tracker.Sample(t, e.Cpu, sample.ThreadId, sample.ExecutingDpc || sample.ExecutingIsr);
+                int handle = _tracker.Sample(t, e.Cpu, sample.ThreadId, sample.ExecutingDpc || sample.ExecutingIsr, sample.IsUserMode(e.PointerSize));
                 if (handle >= 0) _sampleStacks.Add((handle, _session.Stacks.Expect(e)));
                 break;
             case ProfileInterval.SetInterval or ProfileInterval.CollectionStart or ProfileInterval.CollectionEnd
                 when ProfileInterval.TryDecode(e, out var interval):
-                if (interval.Source == 0) _tracker.SampleInterval(t, interval.IntervalNs);
+                if (interval.Source == 0) _tracker.SampleInterval(t, interval.IntervalNs, interval.PreviousIntervalNs);
                 _tracker.OtherEvent(t, isActivity: !IsRundown(e.Group, e.Opcode));
                 break;
             default:

@@ -128,7 +128,8 @@ public sealed class SyscallHookTracker
     }
 
     /// <summary>A profile-interval event (SetInterval, CollectionStart/End) of the timer source.</summary>
-    public void SampleInterval(long t, long intervalNs) => _intervals.Set(t, intervalNs);
+    /// <param name="previousNs">SetInterval's OldInterval (0 if none): what samples before the trace's first such event were taken at.</param>
+    public void SampleInterval(long t, long intervalNs, long previousNs = 0) => _intervals.Set(t, intervalNs, previousNs);
 
     /// <summary>
     /// Any other kernel event (not a sample). <paramref name="isActivity"/> is false for stacks and rundowns: they
@@ -139,13 +140,16 @@ public sealed class SyscallHookTracker
     /// <summary>
     /// A CPU sample of <paramref name="threadId"/> on <paramref name="cpu"/>. Returns a handle for
     /// <see cref="SampleStack"/> when the sample fell inside a syscall, else -1. Samples taken in a DPC or an
-    /// interrupt are not the syscall's work and never count inside one.
+    /// interrupt are not the syscall's work and never count inside one; nor are samples of user-mode code
+    /// (<paramref name="inUserMode"/>): a syscall that calls back into user mode (a window procedure run from
+    /// GetMessage) is not at work meanwhile, and one whose exit was never logged must not take the thread's
+    /// later user-mode samples.
     /// </summary>
-    public int Sample(long t, int cpu, int threadId, bool inInterrupt = false)
+    public int Sample(long t, int cpu, int threadId, bool inInterrupt = false, bool inUserMode = false)
     {
         long weight = _intervals.Current ?? 0;
         _gaps.Sample(t, _intervals.Current);
-        if (inInterrupt) return -1;
+        if (inInterrupt || inUserMode) return -1;
         SyscallStats? stats = null;
         if (_threads.TryGetValue(threadId, out var thread)) stats = thread.Open.Innermost;
         if (stats is null && (uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState)
@@ -175,9 +179,9 @@ public sealed class SyscallHookTracker
         foreach (var frame in frames)
         {
             var module = _modules.Find(frame, sample.Time);
-            if (module is null || module.IsInbox || module.LastCountedSample == handle) continue;
-            module.LastCountedSample = handle;
-            sample.Stats.AddModuleSample(module.Index, sample.WeightNs);
+            if (module is null || module.IsInbox || module.Name.LastCountedSample == handle) continue;
+            module.Name.LastCountedSample = handle;
+            sample.Stats.AddModuleSample(module.Name.Index, sample.WeightNs);
         }
     }
 
@@ -234,7 +238,7 @@ public sealed class SyscallHookTracker
         }
         foreach (var (index, tally) in stats.Modules)
         {
-            var module = _modules.Modules[index];
+            var module = _modules.Names[index];
             var identity = _catalogue(module.FileName);
             long hookNs = tally.Nanoseconds(_intervals);
             double? inflation = samplesNs > hookNs ? (double)samplesNs / (samplesNs - hookNs) : null;
@@ -278,7 +282,9 @@ public sealed class SyscallHookTracker
         if (_gaps.Samples > 0 && _intervals.IsDefault)
             yield return "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.";
         if (unreturned > 0)
-            yield return $"{unreturned:N0} syscalls had not returned when the trace ended (or their thread ended inside them): they count in Syscalls but not in Total or Mean Syscall Time.";
+            yield return $"{unreturned:N0} syscalls had no exit: the trace or their thread ended inside them, or their exit was never logged " +
+                         "(NtCallbackReturn goes back into the kernel without one; a lost buffer loses exits, and the thread's next exit is then " +
+                         "paired with the wrong syscall). They count in Syscalls but not in Total or Mean Syscall Time.";
         if (_orphanExits > 0)
             yield return $"{_orphanExits:N0} syscall exits had no enter on their thread (the syscall began before the trace, or its thread was not known then): ignored.";
         if (_modules.Modules.Count == 0)

@@ -14,6 +14,13 @@ public readonly record struct SampledProfile(ulong InstructionPointer, int Threa
     public bool ExecutingIsr => (Flags & 0x2) != 0;
     public int Priority => Flags >> 3;
 
+    /// <summary>
+    /// Whether the processor was running user-mode code: the instruction pointer is below the kernel's half of the
+    /// address space (the upper half of 64-bit addresses; of 32-bit ones from 0x80000000, so a 32-bit system booted
+    /// with a 3 GB user space shows its upper user gigabyte as kernel).
+    /// </summary>
+    public bool IsUserMode(int pointerSize) => InstructionPointer < (pointerSize == 8 ? 0x8000_0000_0000_0000UL : 0x8000_0000UL);
+
     public static bool Matches(in EtwEvent e) => e.Is(KernelGroups.PerfInfo, Opcode);
 
     public static bool TryDecode(in EtwEvent e, out SampledProfile sample)
@@ -39,6 +46,9 @@ public readonly record struct ProfileInterval(byte Opcode, uint Source, uint New
 
     /// <summary>The sampling interval in nanoseconds (NewInterval is in 100 ns units).</summary>
     public long IntervalNs => NewInterval * 100L;
+
+    /// <summary>The interval a SetInterval replaced, in nanoseconds; 0 for the rundowns (CollectionStart/End), which replace none.</summary>
+    public long PreviousIntervalNs => Opcode == SetInterval ? OldInterval * 100L : 0;
 
     public static bool Matches(in EtwEvent e) =>
         e.IsKernel && e.Group == KernelGroups.PerfInfo && e.Opcode is SetInterval or CollectionStart or CollectionEnd;
