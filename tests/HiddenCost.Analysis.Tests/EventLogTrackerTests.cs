@@ -55,6 +55,53 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void Service_calls_before_the_first_context_switch_on_their_processor_count_but_add_no_cost()
+    {
+        // A memory-mode trace: the RPC session's buffers reach back further than the kernel session's, so the first
+        // renders were served on a processor (5) whose context switches, registry and file events are not in the trace.
+        var s = ReaderScript();
+        var t = s.Tracker;
+        for (int i = 0; i < 3; i++)
+        {
+            long start = s.Now;
+            t.RpcCallStart(start, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+            t.RpcCallStart(start + 10_000, 5, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+            t.RpcCallStop(start + 2_000_000, 5, ServicePid, ServiceThread, RpcSide.Server);
+            t.RpcCallStop(start + 2_010_000, 1, Reader, ReaderThread, RpcSide.Client);
+            s.Now = start + 3_000_000;
+        }
+        for (int i = 0; i < 2; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = t.Build(s.Now);
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(5L, Cell(table, 0, "Renders"), "every render counts");
+        Assert.AreEqual(1.0, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-9, "only the two renders the kernel events cover");
+        Assert.AreEqual(0.5, (double)Cell(table, 0, "CPU per Message (ms)")!, 1e-9);
+        Assert.AreEqual(26L, Cell(table, 0, "Registry Ops"));
+        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("3 service calls began on a processor before its first context switch")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Reads_through_the_legacy_interface_are_named_in_a_note_and_not_taken_for_renders()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.ContextSwitch(900_000, 0, ServiceThread, 0);
+        for (int i = 0; i < 2; i++)
+        {
+            long start = 1_000_000 + i * 1_000_000;
+            t.RpcCallStart(start, 1, Reader, ReaderThread, RpcSide.Client, Even6.LegacyInterfaceId, 10, 3);
+            t.RpcCallStart(start + 10_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.LegacyInterfaceId, 10, 3);
+            t.RpcCallStop(start + 500_000, 0, ServicePid, ServiceThread, RpcSide.Server);
+            t.RpcCallStop(start + 510_000, 1, Reader, ReaderThread, RpcSide.Client);
+        }
+        var table = t.Build(5_000_000);
+        Assert.AreEqual(0, table.Rows.Count);
+        Assert.IsTrue(table.Notes.Any(n => n.Contains("no MS-EVEN6 call: nobody read an event log through the service's query and render calls")), string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 calls on the legacy MS-EVEN interface by reader.exe (3000)")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void Service_cpu_counts_only_on_cpu_time_inside_the_server_call()
     {
         var s = ReaderScript();

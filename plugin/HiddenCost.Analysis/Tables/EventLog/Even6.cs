@@ -8,6 +8,12 @@ public static class Even6
 {
     public static readonly Guid InterfaceId = new("F6BEAFF7-1E19-4FBB-9F8F-B89E2018337C");
 
+    /// <summary>
+    /// MS-EVEN, the EventLog Remoting Protocol before 6.0 (ElfrReadELW and kin: Win32 ReadEventLog, as Get-EventLog and
+    /// .NET's EventLog read logs). Its readers get raw records and format messages in their own process, not in the service.
+    /// </summary>
+    public static readonly Guid LegacyInterfaceId = new("82273FDC-E32A-18C3-3F78-827929DC23EA");
+
     public const int RegisterLogQuery = 5;
     public const int MessageRender = 9;
     public const int MessageRenderDefault = 10;

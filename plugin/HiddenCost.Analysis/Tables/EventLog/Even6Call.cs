@@ -22,6 +22,12 @@ internal sealed class Even6Call(RpcSide side, ProcessRef process, int threadId, 
     public long StopNs { get; set; } = Open;
     /// <summary>True when the trace ended before the call did.</summary>
     public bool Unfinished { get; set; }
+
+    /// <summary>
+    /// Server side: the call began on a processor before the trace's first context switch there, where the kernel
+    /// session's events (switches, registry, file reads) had not begun: what it cost cannot be seen.
+    /// </summary>
+    public bool BeforeKernelEvents { get; init; }
     public Even6Call? Peer { get; set; }
 
     // Server side: the serving thread's work inside the call.

@@ -18,4 +18,7 @@ internal sealed record EventLogFacts(
     long UnfinishedCalls,
     long UnnamedReadBytes,
     long DroppedClientCalls,
-    long DroppedServerCalls);
+    long DroppedServerCalls,
+    long EarlyServiceCalls,
+    long LegacyEvenCalls,
+    IReadOnlyList<ProcessRef> LegacyEvenClients);

@@ -20,7 +20,13 @@ internal sealed class EventLogNotes(Table table)
         else if (f.RpcCallEvents == 0)
             table.AddNote($"The EventLog service ({services}) is in the trace but no Microsoft-Windows-RPC call events are, so nobody's reads can be seen: {Record}.");
         else if (f.Even6Events == 0)
-            table.AddNote($"The EventLog service ({services}) and RPC call events are in the trace, but no MS-EVEN6 call: nobody read an event log through the service while it was recorded.");
+            table.AddNote($"The EventLog service ({services}) and RPC call events are in the trace, but no MS-EVEN6 call: nobody read an event log through the service's query and render calls while it was recorded.");
+        if (f.LegacyEvenCalls > 0)
+        {
+            var readers = f.LegacyEvenClients.Count == 0 ? "" : $" by {string.Join(", ", f.LegacyEvenClients.Select(p => p.ToString()))}";
+            table.AddNote($"{f.LegacyEvenCalls:N0} calls on the legacy MS-EVEN interface{readers}: ReadEventLog readers (Get-EventLog, .NET's EventLog) get raw records " +
+                          "and format messages in their own process, not in the service, so they are not in this table.");
+        }
 
         if (f.Even6Events > 0 && f.ContextSwitches == 0)
             table.AddNote($"No context-switch events: Service CPU and CPU per Message are empty; {Record}.");
@@ -39,6 +45,10 @@ internal sealed class EventLogNotes(Table table)
             table.AddNote($"{f.ClientOnlyCalls:N0} client calls had no matching call in the EventLog service (rows without service figures): the service's RPC events are missing or the call went to another computer.");
         if (f.ServerOnlyCalls > 0)
             table.AddNote($"{f.ServerOnlyCalls:N0} service calls matched no client call and are shown with Process Unknown.");
+        if (f.EarlyServiceCalls > 0)
+            table.AddNote($"{f.EarlyServiceCalls:N0} service calls began on a processor before its first context switch in the trace (the kernel session's events begin later " +
+                          "than the RPC events: in memory mode its buffers wrap sooner): their renders and queries are counted, but not their Service CPU, Registry Ops or " +
+                          "Evtx Read, nor the per-message figures.");
         if (f.UnfinishedCalls > 0)
             table.AddNote($"{f.UnfinishedCalls:N0} calls had not finished when the trace ended; their cost counts up to the end of the trace.");
         if (f.UnnamedReadBytes > 0)

@@ -30,11 +30,12 @@ public sealed class EventLogTracker
     private readonly HashSet<ulong> _otherFiles = new();
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
     private readonly List<(long Time, ProcessRef Client, string Query)> _wmiQueries = new();
+    private readonly List<(ProcessRef Process, long Time)> _legacyClients = new();
     private readonly Action<Even6Call, Even6Call?> _finished;
     private readonly Func<int, long, ProcessRef>? _processAt;
 
     private long _rpcCallEvents, _even6Events, _foreignServerCalls, _registryEvents, _fileReads, _wmiEvents;
-    private long _clientOnly, _serverOnly, _unfinished;
+    private long _clientOnly, _serverOnly, _unfinished, _legacyClientCalls, _legacyServerCalls;
 
     /// <param name="processAt">
     /// The process instance with an id at a time, when the pipeline keeps them (so rows name processes as the other
@@ -94,6 +95,16 @@ public sealed class EventLogTracker
             _even6Events++;
             if (Even6.KindOf(opnum) != Even6CallKind.Untracked) call = side == RpcSide.Server ? StartServer(t, cpu, pid, threadId, opnum, protocol) : StartClient(t, pid, threadId, opnum, protocol);
         }
+        else if (interfaceId == Even6.LegacyInterfaceId)
+        {
+            if (side == RpcSide.Server) _legacyServerCalls++;
+            else _legacyClientCalls++;
+            if (side == RpcSide.Client && _legacyClients.Count < 8 && !_services.ContainsKey(pid))
+            {
+                var client = Identity(pid, t);
+                if (!_legacyClients.Exists(c => c.Process == client)) _legacyClients.Add((client, t));
+            }
+        }
         if (!_rpcOpen.TryGetValue((threadId, side), out var open)) _rpcOpen[(threadId, side)] = open = new List<Even6Call?>(2);
         if (open.Count >= MaxOpenRpcPerThread) open.RemoveAt(0);
         open.Add(call);
@@ -106,6 +117,7 @@ public sealed class EventLogTracker
         if (!_rpcOpen.TryGetValue((threadId, side), out var open) || open.Count == 0) return;
         var call = open[^1];
         open.RemoveAt(open.Count - 1);
+        if (open.Count == 0) _rpcOpen.Remove((threadId, side)); // a trace may hold calls of millions of threads
         if (call is null) return;
         call.StopNs = t;
         if (side == RpcSide.Client)
@@ -177,10 +189,12 @@ public sealed class EventLogTracker
         var serviceIds = _everServices.Select(p => p.Pid).ToHashSet();
         var table = _rows.Build(NameOfFile, serviceIds.Contains, Final,
             cpuKnown: _running.Switches > 0, registryKnown: _registryEvents > 0, readsKnown: _fileReads > 0, out var counts);
+        var legacyClients = _legacyClients.Select(c => Final(c.Process, c.Time)).Distinct().ToArray();
         new EventLogNotes(table).Add(new EventLogFacts(
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
-            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers));
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls,
+            _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients));
         return table;
     }
 
@@ -197,7 +211,7 @@ public sealed class EventLogTracker
             }
             service = ProcessOf(pid);
         }
-        var call = new Even6Call(RpcSide.Server, service, threadId, opnum, protocol, t);
+        var call = new Even6Call(RpcSide.Server, service, threadId, opnum, protocol, t) { BeforeKernelEvents = !_running.HasSwitched(cpu) };
         _running.Seen(t, cpu, threadId);
         _serving[threadId] = call;
         _matcher.ServerStarted(call);
@@ -257,7 +271,7 @@ public sealed class EventLogTracker
         }
         long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
         long last = Math.Max(call.StopNs, server?.StopNs ?? long.MinValue);
-        _rows.Add(client?.Process, client?.OnBehalfOf, client?.WmiQuery, log, call, server, first, last);
+        _rows.Add(client?.Process, client?.OnBehalfOf, client?.WmiQuery, log, call, server, first, last, early: server?.BeforeKernelEvents == true);
     }
 
     /// <summary>The file a server call read most of, leaving out files already known not to be logs.</summary>

@@ -12,9 +12,11 @@ internal sealed class RenderCostRows
 {
     private readonly Dictionary<RowKey, Sums> _rows = new();
 
-    public void Add(ProcessRef? client, ProcessRef? onBehalfOf, string? wmiQuery, ulong logKey, Even6Call call, Even6Call? server, long firstNs, long lastNs)
+    /// <param name="early">The server call began before the kernel session's events on its processor (<see cref="Even6Call.BeforeKernelEvents"/>).</param>
+    public void Add(ProcessRef? client, ProcessRef? onBehalfOf, string? wmiQuery, ulong logKey, Even6Call call, Even6Call? server, long firstNs, long lastNs,
+        bool early = false)
     {
-        var key = new RowKey(client, onBehalfOf, wmiQuery, logKey, server?.Process.Pid ?? 0);
+        var key = new RowKey(client, onBehalfOf, wmiQuery, logKey, server?.Process.Pid ?? 0, early);
         if (!_rows.TryGetValue(key, out var s)) _rows[key] = s = new Sums();
         s.Calls++;
         switch (call.Kind)
@@ -55,6 +57,10 @@ internal sealed class RenderCostRows
         foreach (var (key, s) in _rows)
         {
             bool foreign = key.ServerPid != 0 && !isService(key.ServerPid);
+            // Served before the kernel session's events began (when the trace has them at all): the calls count,
+            // their cost cannot be seen, and counting them as free would lower every per-message figure.
+            bool early = key.Early && cpuKnown && !foreign;
+            if (early) counts.EarlyServedCalls += s.ServedCalls;
             if (foreign)
             {
                 // Served by a process that turned out not to be the EventLog service: the client's calls stay, unserved.
@@ -73,7 +79,7 @@ internal sealed class RenderCostRows
             if (wmiHost && onBehalfOf is null) counts.WmiHostCallsWithoutQuery += s.Calls;
             var mkey = (client, onBehalfOf, onBehalfOf is null ? null : key.WmiQuery, log ?? "Unknown");
             if (!merged.TryGetValue(mkey, out var m)) merged[mkey] = m = new Sums();
-            m.Merge(s, served: !foreign);
+            m.Merge(s, served: !foreign && !early);
         }
 
         var table = new Table(EventLogTables.RenderCost);
@@ -128,10 +134,10 @@ internal sealed class RenderCostRows
     /// <summary>What building the table found out about calls counted earlier.</summary>
     public struct BuildCounts
     {
-        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes, WmiHostCallsWithoutQuery;
+        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes, WmiHostCallsWithoutQuery, EarlyServedCalls;
     }
 
-    private readonly record struct RowKey(ProcessRef? Client, ProcessRef? OnBehalfOf, string? WmiQuery, ulong LogKey, int ServerPid);
+    private readonly record struct RowKey(ProcessRef? Client, ProcessRef? OnBehalfOf, string? WmiQuery, ulong LogKey, int ServerPid, bool Early);
 
     private sealed class Sums
     {

@@ -9,6 +9,7 @@ internal sealed class RunningThreads
     private const int MaxProcessors = 4096;
     private int[] _thread = [];
     private long[] _since = [];
+    private bool[] _switched = [];
 
     public long Switches { get; private set; }
 
@@ -18,6 +19,7 @@ internal sealed class RunningThreads
         Switches++;
         if (!Ensure(cpu)) return null;
         long? ranSince = _thread[cpu] == oldThread ? _since[cpu] : null;
+        _switched[cpu] = true;
         _thread[cpu] = newThread;
         _since[cpu] = t;
         return ranSince;
@@ -30,6 +32,12 @@ internal sealed class RunningThreads
         _thread[cpu] = thread;
         _since[cpu] = t;
     }
+
+    /// <summary>
+    /// Whether a context switch has been seen on <paramref name="cpu"/>: from then on the kernel session's events of
+    /// that processor are in the trace (a memory-mode trace's kernel buffers may begin later than another session's).
+    /// </summary>
+    public bool HasSwitched(int cpu) => (uint)cpu < (uint)_switched.Length && _switched[cpu];
 
     /// <summary>Since when <paramref name="thread"/> runs on <paramref name="cpu"/>, or null when it does not (as far as the trace says).</summary>
     public long? RunningSince(int cpu, int thread) =>
@@ -51,6 +59,7 @@ internal sealed class RunningThreads
         int old = _thread.Length;
         Array.Resize(ref _thread, size);
         Array.Resize(ref _since, size);
+        Array.Resize(ref _switched, size);
         _thread.AsSpan(old).Fill(-1);
         return true;
     }
