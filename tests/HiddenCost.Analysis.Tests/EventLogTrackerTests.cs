@@ -268,6 +268,47 @@ public sealed class EventLogTrackerTests
         Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
     }
 
+    private const string NtLogQuery = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'";
+    private const string NtLogQuery2 = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='System'";
+
+    [TestMethod]
+    public void Wmi_provider_host_calls_go_to_the_query_event_12_says_that_host_serves()
+    {
+        // agent.exe's query is served by this WmiPrvSE; mgmtagent.exe's, started later, by another provider host.
+        var s = ReaderScript();
+        s.Tracker.WmiOperationStart(s.Now - 100_000, NtLogQuery, Agent, groupOperationId: 1, operationId: 11);
+        s.Tracker.WmiProviderInfo(1, WmiHost);
+        s.Tracker.WmiOperationStart(s.Now - 50_000, NtLogQuery2, Manager, groupOperationId: 2, operationId: 12);
+        s.Tracker.WmiProviderInfo(2, 7000);
+        for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("agent.exe", Cell(table, 0, "On Behalf Of"));
+        Assert.AreEqual("SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'", Cell(table, 0, "WMI Query"));
+        Assert.AreEqual(3L, Cell(table, 0, "Renders"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Wmi_provider_host_calls_go_to_the_latest_running_query_and_say_when_two_were_running()
+    {
+        // No event 12 names the hosts. agent.exe queries; mgmtagent.exe's one-shot query runs a while beside it and
+        // ends (event 13): the calls after its end are agent.exe's again, and those while both ran are said to be a guess.
+        var s = ReaderScript();
+        s.Tracker.WmiOperationStart(s.Now - 100_000, NtLogQuery, Agent, operationId: 21);
+        for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Tracker.WmiOperationStart(s.Now - 10_000, NtLogQuery2, Manager, operationId: 22);
+        for (int i = 0; i < 2; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Tracker.WmiOperationEnd(s.Now - 10_000, 22);
+        for (int i = 0; i < 5; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        long Renders(string behalf) => Enumerable.Range(0, table.Rows.Count).Where(r => (string?)Cell(table, r, "On Behalf Of") == behalf)
+            .Sum(r => (long)Cell(table, r, "Renders")!);
+        Assert.AreEqual(8L, Renders("agent.exe"));
+        Assert.AreEqual(2L, Renders("mgmtagent.exe"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 calls came from a WMI provider host while more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
+    }
+
     [TestMethod]
     public void A_render_belongs_to_the_log_of_the_same_client_threads_most_recent_query()
     {

@@ -119,7 +119,7 @@ internal sealed class TypedDecoding
         }
         else if (provider == WmiActivityProvider.Id)
         {
-            if (WmiOperationStart.TryDecode(e, out _, _strings) || WmiOperationEnd.TryDecode(e, out _)) return true;
+            if (WmiOperationStart.TryDecode(e, out _, _strings) || WmiProviderInfo.TryDecode(e, out _, _strings) || WmiOperationEnd.TryDecode(e, out _)) return true;
         }
         var counter = new FieldCounter();
         var status = _generic.Decode(e, ref counter, wholeArrays: true);

@@ -53,6 +53,7 @@ public static class EveryDecoder
         if (RpcCallStart.TryDecode(e, out _, strings)) decoded++;
         if (RpcCallStop.TryDecode(e, out _)) decoded++;
         if (WmiOperationStart.TryDecode(e, out _, strings)) decoded++;
+        if (WmiProviderInfo.TryDecode(e, out _, strings)) decoded++;
         if (WmiOperationEnd.TryDecode(e, out _)) decoded++;
         return decoded;
     }

@@ -129,4 +129,15 @@ public sealed class ClrRpcWmiDecoderTests
         Assert.IsTrue(WmiOperationEnd.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 13, 0, new PayloadBuilder().U32(42).U32(0x80041010).ToArray()), out var end));
         Assert.AreEqual(new WmiOperationEnd(42, 0x80041010), end);
     }
+
+    [TestMethod]
+    public void Wmi_provider_info_decodes_the_group_and_its_provider_host_synthetic()
+    {
+        var payload = new PayloadBuilder().U32(7).Utf16z("Provider::CreateInstanceEnum - Win32_NTLogEvent").U32(2468)
+            .Utf16z("MS_NT_EVENTLOG_PROVIDER").Utf16z("{FD4F53E0-65DC-11D1-AB64-00C04FD9159E}").Utf16z(@"%systemroot%\system32\wbem\ntevt.dll").ToArray();
+        Assert.IsTrue(WmiProviderInfo.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 12, 0, payload), out var info));
+        Assert.AreEqual(new WmiProviderInfo(7, "Provider::CreateInstanceEnum - Win32_NTLogEvent", 2468, "MS_NT_EVENTLOG_PROVIDER",
+            "{FD4F53E0-65DC-11D1-AB64-00C04FD9159E}", @"%systemroot%\system32\wbem\ntevt.dll"), info);
+        Assert.IsFalse(WmiProviderInfo.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 11, 0, payload), out _));
+    }
 }

@@ -40,6 +40,9 @@ internal sealed class Even6Call(RpcSide side, ProcessRef process, int threadId, 
     public ProcessRef? OnBehalfOf { get; init; }
     public string? WmiQuery { get; init; }
 
+    /// <summary>Another Win32_NTLogEvent query the same provider host may have served was running too.</summary>
+    public bool WmiAmbiguous { get; init; }
+
     public bool IsOpen => StopNs == Open;
 
     public void AddRead(ulong fileKey, long bytes)

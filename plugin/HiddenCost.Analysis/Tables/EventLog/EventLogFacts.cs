@@ -20,5 +20,6 @@ internal sealed record EventLogFacts(
     long DroppedClientCalls,
     long DroppedServerCalls,
     long EarlyServiceCalls,
+    long WmiAmbiguousCalls,
     long LegacyEvenCalls,
     IReadOnlyList<ProcessRef> LegacyEvenClients);

@@ -38,6 +38,9 @@ internal sealed class EventLogNotes(Table table)
             table.AddNote(f.WmiEvents == 0
                 ? $"{f.WmiHostCallsWithoutQuery:N0} calls came from a WMI provider host but the trace has no WMI-Activity events, so On Behalf Of is empty; {Record}."
                 : $"{f.WmiHostCallsWithoutQuery:N0} calls came from a WMI provider host with no Win32_NTLogEvent query (WMI-Activity event 11) before them; On Behalf Of is empty for them.");
+        if (f.WmiAmbiguousCalls > 0)
+            table.AddNote($"{f.WmiAmbiguousCalls:N0} calls came from a WMI provider host while more than one Win32_NTLogEvent query it may have been serving was running: " +
+                          "each is credited to the latest of them, so On Behalf Of and WMI Query may name another of those clients.");
 
         if (f.ForeignServerCalls > 0)
             table.AddNote($"{f.ForeignServerCalls:N0} MS-EVEN6 server calls were logged by processes not identified as the EventLog service and are not counted.");

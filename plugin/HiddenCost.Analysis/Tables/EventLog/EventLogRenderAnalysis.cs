@@ -37,8 +37,17 @@ public sealed class EventLogRenderAnalysis : ITraceAnalysis
         }
         if (e.Kind != RecordHeaderKind.EventHeader) return;
         if (e.ProviderId == RpcProvider.Id) OnRpcEvent(e);
-        else if (e.ProviderId == WmiActivityProvider.Id && WmiOperationStart.TryDecode(e, out var wmi, _strings))
-            _tracker.WmiOperationStart(e.TimeNs, wmi.Operation, wmi.ClientProcessId);
+        else if (e.ProviderId == WmiActivityProvider.Id) OnWmiEvent(e);
+    }
+
+    private void OnWmiEvent(in EtwEvent e)
+    {
+        if (WmiOperationStart.TryDecode(e, out var start, _strings))
+            _tracker.WmiOperationStart(e.TimeNs, start.Operation, start.ClientProcessId, start.GroupOperationId, start.OperationId);
+        else if (WmiProviderInfo.TryDecode(e, out var info, _strings))
+            _tracker.WmiProviderInfo(info.GroupOperationId, info.HostId);
+        else if (WmiOperationEnd.TryDecode(e, out var end))
+            _tracker.WmiOperationEnd(e.TimeNs, end.OperationId);
     }
 
     public IReadOnlyList<Table> Complete(AnalysisContext context) => new[] { _tracker.Build(context.LastEventNs) };

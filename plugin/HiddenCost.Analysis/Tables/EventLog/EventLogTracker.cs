@@ -14,6 +14,7 @@ public sealed class EventLogTracker
     /// <summary>RPC calls open on one thread beyond this depth mean stop events were lost; the oldest go.</summary>
     private const int MaxOpenRpcPerThread = 32;
     private const int MaxActiveWmiQueries = 256;
+    private const int MaxWmiGroups = 1 << 16;
 
     private readonly Dictionary<int, ProcessRef> _processes = new();
     private readonly Dictionary<int, ProcessRef> _services = new();
@@ -29,7 +30,8 @@ public sealed class EventLogTracker
     private readonly Dictionary<ulong, string> _evtxNames = new();
     private readonly HashSet<ulong> _otherFiles = new();
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
-    private readonly List<(long Time, ProcessRef Client, string Query)> _wmiQueries = new();
+    private readonly List<WmiQuery> _wmiQueries = new();
+    private readonly Dictionary<uint, int> _wmiHostOfGroup = new();
     private readonly List<(ProcessRef Process, long Time)> _legacyClients = new();
     private readonly Action<Even6Call, Even6Call?> _finished;
     private readonly Func<int, long, ProcessRef>? _processAt;
@@ -169,12 +171,35 @@ public sealed class EventLogTracker
     }
 
     /// <summary>WMI-Activity event 11: an operation starts for <paramref name="clientPid"/>; Win32_NTLogEvent queries are remembered.</summary>
-    public void WmiOperationStart(long t, string operation, int clientPid)
+    /// <param name="groupOperationId">Event 12 names the provider host serving the group.</param>
+    /// <param name="operationId">Event 13 ends the operation.</param>
+    public void WmiOperationStart(long t, string operation, int clientPid, uint groupOperationId = 0, uint operationId = 0)
     {
         _wmiEvents++;
         if (!WmiEventLogQuery.IsEventLogQuery(operation)) return;
         if (_wmiQueries.Count >= MaxActiveWmiQueries) _wmiQueries.RemoveAt(0);
-        _wmiQueries.Add((t, Identity(clientPid, t), WmiEventLogQuery.QueryText(operation)));
+        _wmiQueries.Add(new WmiQuery(t, Identity(clientPid, t), WmiEventLogQuery.QueryText(operation), groupOperationId, operationId));
+    }
+
+    /// <summary>WMI-Activity event 12: the group operation <paramref name="groupOperationId"/> is served by the provider host <paramref name="hostId"/>.</summary>
+    public void WmiProviderInfo(uint groupOperationId, int hostId)
+    {
+        _wmiEvents++;
+        if (groupOperationId == 0 || hostId <= 0) return;
+        if (_wmiHostOfGroup.Count < MaxWmiGroups || _wmiHostOfGroup.ContainsKey(groupOperationId)) _wmiHostOfGroup[groupOperationId] = hostId;
+    }
+
+    /// <summary>WMI-Activity event 13: the operation <paramref name="operationId"/> ended.</summary>
+    public void WmiOperationEnd(long t, uint operationId)
+    {
+        _wmiEvents++;
+        if (operationId == 0) return;
+        for (int i = _wmiQueries.Count - 1; i >= 0; i--)
+            if (_wmiQueries[i].OperationId == operationId)
+            {
+                _wmiQueries[i].EndNs = Math.Min(_wmiQueries[i].EndNs, t);
+                return;
+            }
     }
 
     /// <summary>Finishes calls still open at <paramref name="traceEndNs"/> and builds the table.</summary>
@@ -193,7 +218,7 @@ public sealed class EventLogTracker
         new EventLogNotes(table).Add(new EventLogFacts(
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
-            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls,
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls, counts.WmiAmbiguousCalls,
             _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients));
         return table;
     }
@@ -223,18 +248,50 @@ public sealed class EventLogTracker
         if (_services.ContainsKey(pid)) return null;
         var process = Identity(pid, t);
         // Whether the client is a WMI provider host is judged when the table is built (end rundown may name it
-        // only then); every call remembers the latest Win32_NTLogEvent query started before it.
-        ProcessRef? onBehalfOf = null;
-        string? query = null;
-        for (int i = _wmiQueries.Count - 1; i >= 0; i--)
+        // only then); every call remembers the Win32_NTLogEvent query it most likely serves.
+        var (served, ambiguous) = WmiQueryServedBy(pid, t);
+        var call = new Even6Call(RpcSide.Client, process, threadId, opnum, protocol, t)
         {
-            if (_wmiQueries[i].Time > t) continue;
-            (onBehalfOf, query) = (_wmiQueries[i].Client, _wmiQueries[i].Query);
-            break;
-        }
-        var call = new Even6Call(RpcSide.Client, process, threadId, opnum, protocol, t) { OnBehalfOf = onBehalfOf, WmiQuery = query };
+            OnBehalfOf = served?.Client, WmiQuery = served?.Query, WmiAmbiguous = ambiguous,
+        };
         _matcher.ClientStarted(call, _finished);
         return call;
+    }
+
+    /// <summary>
+    /// The Win32_NTLogEvent query a call from process <paramref name="pid"/> at <paramref name="t"/> serves, if it is a
+    /// provider host. Among the queries started before it that event 12 says this host serves (else, when none, those
+    /// whose host the trace does not name; never one another host serves): the latest still running (event 13 not
+    /// yet come), else the latest. Ambiguous when more than one of them was running.
+    /// </summary>
+    private (WmiQuery? Query, bool Ambiguous) WmiQueryServedBy(int pid, long t)
+    {
+        var own = new Candidates();
+        var unnamed = new Candidates();
+        for (int i = _wmiQueries.Count - 1; i >= 0; i--)
+        {
+            var q = _wmiQueries[i];
+            if (q.StartNs > t) continue;
+            if (!_wmiHostOfGroup.TryGetValue(q.GroupOperationId, out int host)) unnamed.Add(q, t);
+            else if (host == pid) own.Add(q, t);
+        }
+        var chosen = own.Latest is not null ? own : unnamed;
+        return (chosen.LatestRunning ?? chosen.Latest, chosen.Running > 1);
+    }
+
+    private struct Candidates
+    {
+        public WmiQuery? Latest, LatestRunning;
+        public int Running;
+
+        /// <summary>Queries come latest first.</summary>
+        public void Add(WmiQuery q, long t)
+        {
+            Latest ??= q;
+            if (q.EndNs <= t) return;
+            LatestRunning ??= q;
+            Running++;
+        }
     }
 
     /// <summary>A finished call (client with its server, client alone, or server alone) goes into its row.</summary>
@@ -271,7 +328,8 @@ public sealed class EventLogTracker
         }
         long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
         long last = Math.Max(call.StopNs, server?.StopNs ?? long.MinValue);
-        _rows.Add(client?.Process, client?.OnBehalfOf, client?.WmiQuery, log, call, server, first, last, early: server?.BeforeKernelEvents == true);
+        _rows.Add(client?.Process, client?.OnBehalfOf, client?.WmiQuery, log, call, server, first, last, early: server?.BeforeKernelEvents == true,
+            wmiAmbiguous: client?.WmiAmbiguous == true);
     }
 
     /// <summary>The file a server call read most of, leaving out files already known not to be logs.</summary>
@@ -318,5 +376,16 @@ public sealed class EventLogTracker
     {
         var name = EventLogService.FileName(imageName);
         return name.Length == 0 ? ProcessRef.Unknown.Name : name.ToString();
+    }
+
+    /// <summary>A Win32_NTLogEvent query (WMI-Activity event 11), with its end once event 13 gives it.</summary>
+    private sealed class WmiQuery(long startNs, ProcessRef client, string query, uint groupOperationId, uint operationId)
+    {
+        public long StartNs { get; } = startNs;
+        public ProcessRef Client { get; } = client;
+        public string Query { get; } = query;
+        public uint GroupOperationId { get; } = groupOperationId;
+        public uint OperationId { get; } = operationId;
+        public long EndNs { get; set; } = long.MaxValue;
     }
 }

@@ -8,7 +8,7 @@ public static class WmiActivityProvider
 {
     public static readonly Guid Id = new("1418ef04-b0b4-4623-bf7e-d74ab47bbdaa");
 
-    public const ushort OperationStart = 11, OperationEnd = 13;
+    public const ushort OperationStart = 11, ProviderInfo = 12, OperationEnd = 13;
 
     internal static bool Is(in EtwEvent e, ushort id) => e.Kind == RecordHeaderKind.EventHeader && e.EventId == id && e.ProviderId == Id;
 }
@@ -54,6 +54,33 @@ public readonly record struct WmiOperationStart(
         string ns = PayloadStrings.Utf16(p, ref offset, strings);
         start = new WmiOperationStart(correlation, group, operationId, operation, machine, fqdn, user, clientPid, created, ns,
             PayloadReader.U32(p, offset) != 0);
+        return true;
+    }
+}
+
+/// <summary>
+/// WMI-Activity provider info (12), logged when a group operation reaches its provider: u32 GroupOperationId;
+/// UTF-16 Operation; u32 HostId (the provider host's process id, by the field's name and use); UTF-16 ProviderName;
+/// UTF-16 ProviderGuid; UTF-16 Path.
+/// </summary>
+public readonly record struct WmiProviderInfo(uint GroupOperationId, string Operation, int HostId, string ProviderName, string ProviderGuid, string Path)
+{
+    public static bool Matches(in EtwEvent e) => WmiActivityProvider.Is(e, WmiActivityProvider.ProviderInfo);
+
+    public static bool TryDecode(in EtwEvent e, out WmiProviderInfo info, StringPool? strings = null)
+    {
+        info = default;
+        if (!Matches(e)) return false;
+        var p = e.Payload;
+        uint group = PayloadReader.U32(p, 0);
+        int offset = 4;
+        string operation = PayloadStrings.Utf16(p, ref offset, strings);
+        int host = PayloadReader.I32(p, offset);
+        offset += 4;
+        string name = PayloadStrings.Utf16(p, ref offset, strings);
+        string guid = PayloadStrings.Utf16(p, ref offset, strings);
+        string path = PayloadStrings.Utf16(p, ref offset, strings);
+        info = new WmiProviderInfo(group, operation, host, name, guid, path);
         return true;
     }
 }
