@@ -8,5 +8,11 @@ namespace HiddenCost.Analysis;
 /// </summary>
 public sealed record AnalysisResult(string TracePath, IReadOnlyList<Table> Tables, string? Error)
 {
+    /// <summary>
+    /// Null, or why the tables come from part of the trace only (the file is damaged or cut short; every table carries
+    /// it as a note too): hosts show it, as they show <see cref="Error"/>, whatever tables are asked for.
+    /// </summary>
+    public string? Warning { get; init; }
+
     public Table this[string tableName] => Tables.First(t => t.Spec.Name == tableName);
 }

@@ -40,8 +40,11 @@ public static class TraceAnalyzer
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
             var tables = analyses.SelectMany(a => a.Complete(context)).ToArray();
+            var damage = DamageNote(path, reader.Health);
+            if (damage is not null)
+                foreach (var table in tables) table.AddNote(damage);
             progress?.Report(1.0);
-            return new AnalysisResult(path, tables, null);
+            return new AnalysisResult(path, tables, null) { Warning = damage };
         }
         catch (EtlFormatException e)
         {
@@ -51,6 +54,20 @@ public static class TraceAnalyzer
         {
             return Failed(path, $"{path}: {e.Message}");
         }
+    }
+
+    /// <summary>
+    /// Said on every table of a damaged trace: without it, a table emptied by the damage would read like a recording
+    /// that lacked its events, and its note would send the user to record again.
+    /// </summary>
+    private static string? DamageNote(string path, Etl.Reading.TraceHealth health)
+    {
+        if (health.FirstDamage is not { } first) return null;
+        var extent = new List<string> { first.ToString() };
+        if (health.DamagedBuffers > 0) extent.Add($"{health.DamagedBuffers:N0} damaged buffers or records");
+        if (health.Truncated) extent.Add("the file ends early");
+        return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
+               "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";
     }
 
     private static AnalysisResult Failed(string path, string error)

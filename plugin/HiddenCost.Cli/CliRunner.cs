@@ -33,9 +33,36 @@ public sealed class CliRunner
         return null;
     }
 
+    /// <summary>The trace among <paramref name="traces"/> that <paramref name="outputPath"/> names (the same file), or null.</summary>
+    public static string? OutputIsATrace(string outputPath, IReadOnlyList<string> traces)
+    {
+        var output = Canonical(outputPath);
+        foreach (var trace in traces)
+            if (string.Equals(Canonical(trace), output, OperatingSystem.IsWindows() || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal))
+                return trace;
+        return null;
+    }
+
+    /// <summary>The full path with symbolic links resolved, so two spellings of one file compare equal.</summary>
+    private static string Canonical(string path)
+    {
+        try
+        {
+            var full = Path.GetFullPath(path);
+            var info = new FileInfo(full);
+            return info.Exists && info.ResolveLinkTarget(returnFinalTarget: true) is { } target ? target.FullName : full;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            return path;
+        }
+    }
+
     /// <returns>
-    /// 0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments; 3 when an analysis failed
-    /// unexpectedly (a bug: the message asks for a report; the other traces are still analysed).
+    /// 0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments or output that cannot be
+    /// written; 3 when an analysis failed unexpectedly (a bug: the message asks for a report; the other traces are still
+    /// analysed); 4 when every trace was read but some only in part (damaged or cut short: a warning says where).
+    /// The first of 3, 1 and 4 that applies wins.
     /// </returns>
     public int Run(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, OutputFormat format)
     {
@@ -56,7 +83,7 @@ public sealed class CliRunner
             traces = new[] { sample };
         }
 
-        int exit = 0;
+        bool internalError = false, unreadable = false, partial = false;
         using var json = format == OutputFormat.Json ? new Utf8JsonWriter(new TextWriterStream(_out), new JsonWriterOptions { Indented = true }) : null;
         json?.WriteStartArray();
         for (int i = 0; i < traces.Count; i++)
@@ -71,13 +98,18 @@ public sealed class CliRunner
                 // TraceAnalyzer turns every bad-input case into an error result; anything else is a bug. Say so,
                 // with the exception, and go on with the other traces (the JSON array still closes).
                 _err.WriteLine($"error: {traces[i]}: internal error, please report it with the trace if you can: {e}");
-                exit = 3;
+                internalError = true;
                 continue;
             }
             if (result.Error is not null)
             {
                 _err.WriteLine($"error: {result.Error}");
-                exit = Math.Max(exit, 1);
+                unreadable = true;
+            }
+            if (result.Warning is not null)
+            {
+                _err.WriteLine($"warning: {result.Warning}");
+                partial = true;
             }
             var tables = selected.Count == 0
                 ? result.Tables
@@ -96,7 +128,7 @@ public sealed class CliRunner
         json?.Flush();
         if (format == OutputFormat.Json) _out.WriteLine();
         _out.Flush();
-        return exit;
+        return internalError ? 3 : unreadable ? 1 : partial ? 4 : 0;
     }
 
     private AnalysisResult Analyze(string path)

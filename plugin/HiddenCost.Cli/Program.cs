@@ -33,6 +33,11 @@ root.SetAction(parse =>
         Console.Error.WriteLine($"error: {argumentError}");
         return 2;
     }
+    if (file is not null && CliRunner.OutputIsATrace(file.FullName, parse.GetValue(traces) ?? Array.Empty<string>()) is { } trace)
+    {
+        Console.Error.WriteLine($"error: --output {file.FullName} is the trace {trace}: writing it would destroy the trace");
+        return 2;
+    }
     TextWriter writer;
     try
     {
@@ -46,12 +51,17 @@ root.SetAction(parse =>
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        return new CliRunner(writer, Console.Error, interactive)
+        int exit = new CliRunner(writer, Console.Error, interactive)
             .Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format));
+        if (file is not null) writer.Dispose(); // flushes: a full disk shows here
+        return exit;
     }
-    finally
+    catch (IOException e)
     {
-        if (file is not null) writer.Dispose();
+        // The output could not be written (a full disk, a closed pipe): not the trace's fault, and no stack trace.
+        Console.Error.WriteLine($"error: cannot write {(file is null ? "standard output" : file.FullName)}: {e.Message}");
+        try { if (file is not null) writer.Dispose(); } catch (IOException) { } // its buffer cannot be written either
+        return 2;
     }
 });
 var parsed = root.Parse(args);

@@ -98,9 +98,15 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
                 Logger.Error("{0}", error);
                 ApplicationEnvironment.DisplayMessage(MessageType.Error, CultureInfo.InvariantCulture, "HiddenCost: {0}", error);
             }
+            if (trace.Warning is { } warning)
+            {
+                // Shown, not only logged: every table of a damaged trace may be short, whichever the user opens.
+                Logger.Warn("{0}", warning);
+                ApplicationEnvironment.DisplayMessage(MessageType.Warning, CultureInfo.InvariantCulture, "HiddenCost: {0}", warning);
+            }
             foreach (var spec in _catalog)
                 foreach (var note in trace.Table(spec.Id)?.Notes ?? [])
-                    if (note != trace.Error) Logger.Info("{0}: {1}", spec.Name, note);
+                    if (note != trace.Error && note != trace.Warning) Logger.Info("{0}: {1}", spec.Name, note);
         }
         catch (Exception e)
         {

@@ -35,7 +35,7 @@ public sealed class MutatedTraceTests
         var original = Generate(scenario);
         var buffers = FileBuffers.Walk(original);
         Assert.IsTrue(buffers.Count > 4, $"{scenario}: {buffers.Count} buffers");
-        int rejected = 0, warned = 0;
+        int rejected = 0, warned = 0, damaged = 0;
         var path = Path.Combine(Path.GetTempPath(), $"hiddencost-mutated-{scenario}-{Guid.NewGuid():N}.etl");
         try
         {
@@ -63,6 +63,15 @@ public sealed class MutatedTraceTests
                     Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Error)), $"{description}: the error is not on every table");
                     continue;
                 }
+                if (result.Warning is not null)
+                {
+                    damaged++;
+                    Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)), $"{description}: the damage is not on every table");
+                }
+                else if (what.StartsWith("cut", StringComparison.Ordinal))
+                {
+                    Assert.Fail($"{description}: a cut file read as whole");
+                }
                 var info = result.Tables.Single(t => t.Spec.Name == "Trace Info");
                 Assert.AreEqual(1, info.Rows.Count, description);
                 if (Convert.ToInt64(info.Cell(0, "Reader Warnings")) > 0)
@@ -78,7 +87,33 @@ public sealed class MutatedTraceTests
         }
         // The mutations must reach the paths they are for: some files read with warnings, most not rejected.
         Assert.IsTrue(warned > 0, $"{scenario}: no case produced a reader warning");
+        Assert.IsTrue(damaged > 0, $"{scenario}: no case was read as damaged");
         Assert.IsTrue(rejected < CasesPerScenario * Scale / 2, $"{scenario}: {rejected} of {CasesPerScenario * Scale} cases rejected outright");
+    }
+
+    [TestMethod]
+    public void A_cut_trace_says_on_every_table_that_only_part_of_it_was_read_and_a_whole_one_does_not_synthetic()
+    {
+        var original = Generate("notify");
+        var buffers = FileBuffers.Walk(original);
+        var (offset, size) = buffers[buffers.Count / 2];
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-cut-{Guid.NewGuid():N}.etl");
+        try
+        {
+            File.WriteAllBytes(path, original);
+            Assert.IsNull(TraceAnalyzer.Analyze(path).Warning, "the whole trace is not damaged");
+            File.WriteAllBytes(path, original[..(offset + size / 2)]);
+            var result = TraceAnalyzer.Analyze(path);
+            Assert.IsNull(result.Error);
+            Assert.AreEqual($"{path} is damaged (offset 0x{offset:X}: file ends inside a {size}-byte buffer ({size / 2} bytes present); the file ends early): " +
+                            "only what could be read was analysed, so a figure may be low, and a table that is empty or says the trace lacks events " +
+                            "may show the damage, not the recording (Trace Info lists every warning).", result.Warning);
+            Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
     }
 
     private static int ScenarioNumber(string scenario) => Scenarios.Select(s => (string)s[0]).ToList().IndexOf(scenario);

@@ -45,6 +45,54 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void A_cut_trace_exits_4_with_a_warning_whatever_tables_are_asked_for()
+    {
+        var sample = SampleLocator.Find();
+        Assert.IsNotNull(sample);
+        var bytes = File.ReadAllBytes(sample);
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-cli-cut-{Guid.NewGuid():N}.etl");
+        try
+        {
+            File.WriteAllBytes(path, bytes[..(bytes.Length * 3 / 4)]);
+            var (exit, output, error) = Run(new[] { path }, new[] { "Directory Notify Buffers" }, OutputFormat.Json);
+            Assert.AreEqual(4, exit);
+            StringAssert.StartsWith(error, $"warning: {path} is damaged (offset 0x");
+            using var doc = JsonDocument.Parse(output);
+            var trace = doc.RootElement.EnumerateArray().Single();
+            Assert.AreEqual(JsonValueKind.Null, trace.GetProperty("error").ValueKind);
+            StringAssert.StartsWith(trace.GetProperty("warning").GetString(), $"{path} is damaged");
+            var (wholeExit, wholeOutput, _) = Run(new[] { sample }, new[] { "Trace Info" }, OutputFormat.Json);
+            Assert.AreEqual(0, wholeExit);
+            using var whole = JsonDocument.Parse(wholeOutput);
+            Assert.AreEqual(JsonValueKind.Null, whole.RootElement[0].GetProperty("warning").ValueKind);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [TestMethod]
+    public void Output_naming_one_of_the_traces_is_refused()
+    {
+        var dir = Directory.CreateTempSubdirectory("hiddencost-cli-");
+        try
+        {
+            var trace = Path.Combine(dir.FullName, "x.etl");
+            File.WriteAllBytes(trace, [1, 2, 3]);
+            Assert.AreEqual(trace, CliRunner.OutputIsATrace(Path.Combine(dir.FullName, ".", "x.etl"), new[] { "other.etl", trace }));
+            Assert.IsNull(CliRunner.OutputIsATrace(Path.Combine(dir.FullName, "y.txt"), new[] { trace }));
+            var link = Path.Combine(dir.FullName, "link.etl");
+            File.CreateSymbolicLink(link, trace);
+            Assert.AreEqual(trace, CliRunner.OutputIsATrace(link, new[] { trace }), "a link to the trace is the trace");
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [TestMethod]
     public void Unknown_table_name_exits_2_and_lists_the_tables()
     {
         var (exit, _, error) = Run(Array.Empty<string>(), new[] { "No Such Table" }, OutputFormat.Text);

@@ -80,6 +80,7 @@ public sealed class BadInputTests
         Assert.AreEqual(1, reader.Health.Warnings.Count);
         Assert.AreEqual(cut.Offset, reader.Health.Warnings[0].Offset);
         StringAssert.Contains(reader.Health.Warnings[0].Message, "file ends inside a 65536-byte buffer (1000 bytes present)");
+        Assert.AreEqual(reader.Health.Warnings[0], reader.Health.FirstDamage, "a cut file is damaged");
     }
 
     [TestMethod]
@@ -120,6 +121,7 @@ public sealed class BadInputTests
         Assert.AreEqual(buffer.Offset, reader.Health.Warnings.Single().Offset);
         StringAssert.Contains(reader.Health.Warnings[0].Message, $"record at buffer offset 0x{target.Offset - buffer.Offset:X}");
         StringAssert.Contains(reader.Health.Warnings[0].Message, reason);
+        Assert.AreEqual(reader.Health.Warnings[0], reader.Health.FirstDamage);
     }
 
     [TestMethod]
@@ -136,6 +138,7 @@ public sealed class BadInputTests
         Assert.AreEqual(buffers.Where((_, i) => i != 30).Sum(b => RawLayout.Records(original, b).Count), Count(reader));
         Assert.AreEqual(buffers[30].Offset, reader.Health.Warnings.Single().Offset);
         StringAssert.Contains(reader.Health.Warnings[0].Message, "buffer size 4294967280 is impossible; buffer skipped");
+        Assert.IsTrue(reader.Health.IsDamaged);
     }
 
     [TestMethod]
@@ -173,6 +176,7 @@ public sealed class BadInputTests
         Assert.AreEqual(1L, reader.Health.DamagedBuffers);
         Assert.AreEqual(broken.Offset, reader.Health.Warnings.Single().Offset);
         StringAssert.Contains(reader.Health.Warnings[0].Message, "compressed buffer is corrupt");
+        Assert.AreEqual(reader.Health.Warnings[0], reader.Health.FirstDamage);
     }
 
     [TestMethod]

@@ -91,6 +91,7 @@ public sealed class OrderingTests
         Assert.AreEqual(1, reader.Health.Warnings.Count);
         Assert.AreEqual(buffer.Offset, reader.Health.Warnings[0].Offset);
         StringAssert.Contains(reader.Health.Warnings[0].Message, "1 ticks earlier");
+        Assert.IsFalse(reader.Health.IsDamaged, "an inversion is the file's order, not damage: every event was read");
     }
 
     private static List<(long, int, long)> Sequence(string sample, out int crossProcessorTies)

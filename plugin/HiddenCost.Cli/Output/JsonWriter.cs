@@ -5,7 +5,7 @@ using HiddenCost.Analysis.Model;
 namespace HiddenCost.Cli.Output;
 
 /// <summary>
-/// JSON: one object per trace, <c>{ "trace", "error", "tables": [{ "name", "guid", "notes", "columns":
+/// JSON: one object per trace, <c>{ "trace", "error", "warning", "tables": [{ "name", "guid", "notes", "columns":
 /// [{"name","unit","type"}], "rows": [[typed values…]] }] }</c>; timestamps and durations as integer ns.
 /// </summary>
 public static class JsonWriter
@@ -16,6 +16,8 @@ public static class JsonWriter
         j.WriteString("trace", result.TracePath);
         if (result.Error is null) j.WriteNull("error");
         else j.WriteString("error", result.Error);
+        if (result.Warning is null) j.WriteNull("warning");
+        else j.WriteString("warning", result.Warning);
         j.WriteStartArray("tables");
         foreach (var table in tables)
         {

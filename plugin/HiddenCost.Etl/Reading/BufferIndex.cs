@@ -36,7 +36,7 @@ internal sealed class BufferIndex
             if (length - offset < BufferHeader.Size || source.Read(raw, offset) < BufferHeader.Size)
             {
                 health.Truncated = true;
-                health.Warn(offset, $"file ends {length - offset} bytes into a buffer header");
+                health.WarnDamage(offset, $"file ends {length - offset} bytes into a buffer header");
                 break;
             }
             var h = BufferHeader.Parse(raw);
@@ -45,17 +45,17 @@ internal sealed class BufferIndex
                 health.DamagedBuffers++;
                 if (offset > 0 && LooksLikeBufferAt(source, offset + sessionBufferSize, sessionBufferSize))
                 {
-                    health.Warn(offset, $"buffer size {h.BufferSize} is impossible; buffer skipped, reading on at the next {sessionBufferSize}-byte boundary");
+                    health.WarnDamage(offset, $"buffer size {h.BufferSize} is impossible; buffer skipped, reading on at the next {sessionBufferSize}-byte boundary");
                     offset += sessionBufferSize;
                     continue;
                 }
-                health.Warn(offset, $"buffer size {h.BufferSize} is impossible; the rest of the file is not read");
+                health.WarnDamage(offset, $"buffer size {h.BufferSize} is impossible; the rest of the file is not read");
                 break;
             }
             if (offset + h.BufferSize > length)
             {
                 health.Truncated = true;
-                health.Warn(offset, $"file ends inside a {h.BufferSize}-byte buffer ({length - offset} bytes present)");
+                health.WarnDamage(offset, $"file ends inside a {h.BufferSize}-byte buffer ({length - offset} bytes present)");
                 break;
             }
             if (!byProcessor.TryGetValue(h.Processor, out var list))

@@ -58,7 +58,7 @@ internal sealed class ProcessorStream
                 if (!RecordHeader.TryParse(_data.AsSpan(_position, _end - _position), out Current, out var error))
                 {
                     _health.DamagedBuffers++;
-                    _health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X}: {error}; rest of buffer skipped");
+                    _health.WarnDamage(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X}: {error}; rest of buffer skipped");
                     _end = 0;
                     continue;
                 }
@@ -112,7 +112,7 @@ internal sealed class ProcessorStream
         if (loaded.Damage is not null)
         {
             _health.DamagedBuffers++;
-            _health.Warn(loaded.Offset, $"processor {Processor}: {loaded.Damage}; buffer skipped");
+            _health.WarnDamage(loaded.Offset, $"processor {Processor}: {loaded.Damage}; buffer skipped");
             return false;
         }
         ReturnData();

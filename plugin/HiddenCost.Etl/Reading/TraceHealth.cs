@@ -36,6 +36,21 @@ public sealed class TraceHealth
 
     public bool IsClean => WarningCount == 0;
 
+    /// <summary>
+    /// The first damage found (a buffer or record given up, or the file ending early): the events read are only part of
+    /// the trace. Null when the file was read whole; lost-event flags and time inversions are ETW's, not damage.
+    /// </summary>
+    public TraceWarning? FirstDamage { get; private set; }
+
+    public bool IsDamaged => FirstDamage is not null;
+
+    /// <summary>A warning about damage: part of the file could not be read.</summary>
+    internal void WarnDamage(long offset, string message)
+    {
+        FirstDamage ??= new TraceWarning(offset, message);
+        Warn(offset, message);
+    }
+
     internal void Warn(long offset, string message)
     {
         WarningCount++;

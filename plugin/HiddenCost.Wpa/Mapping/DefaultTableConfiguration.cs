@@ -8,11 +8,14 @@ namespace HiddenCost.Wpa.Mapping;
 /// <summary>
 /// The preset a table opens with: the view's pivot columns left of the pivot (gold) bar, the other columns
 /// in spec order, and the graphed figure right of the graph (blue) bar; time columns fill WPA's
-/// StartTime/EndTime/Duration roles so rows land on the timeline.
+/// StartTime/EndTime/Duration roles so rows land on the timeline. A time column with an empty cell in this trace
+/// (a watcher that never completed has no Last Completion) fills no role: it is projected as a nullable type, which
+/// WPA's timeline does not take for a row's start or end, so the rows graph by the roles whose columns are whole.
 /// </summary>
 internal static class DefaultTableConfiguration
 {
-    public static TableConfiguration For(TableSpec spec, IReadOnlyList<ColumnConfiguration> columns)
+    /// <param name="hasEmptyCells">Whether the column at an index has an empty cell in this trace's table.</param>
+    public static TableConfiguration For(TableSpec spec, IReadOnlyList<ColumnConfiguration> columns, Func<int, bool>? hasEmptyCells = null)
     {
         var view = spec.DefaultView;
         var pivots = view.PivotColumns.Select(name => columns[spec.IndexOf(name)]).ToList();
@@ -29,21 +32,23 @@ internal static class DefaultTableConfiguration
         {
             Columns = layout,
         };
-        AddRole(configuration, spec, columns, ModelColumnRole.StartTime, SdkColumnRole.StartTime);
-        AddRole(configuration, spec, columns, ModelColumnRole.EndTime, SdkColumnRole.EndTime);
-        AddRole(configuration, spec, columns, ModelColumnRole.Duration, SdkColumnRole.Duration);
+        hasEmptyCells ??= _ => false;
+        AddRole(configuration, spec, columns, ModelColumnRole.StartTime, SdkColumnRole.StartTime, hasEmptyCells);
+        AddRole(configuration, spec, columns, ModelColumnRole.EndTime, SdkColumnRole.EndTime, hasEmptyCells);
+        AddRole(configuration, spec, columns, ModelColumnRole.Duration, SdkColumnRole.Duration, hasEmptyCells);
         if (configuration.ColumnRoles.ContainsKey(SdkColumnRole.StartTime))
             configuration.ChartType = ChartType.StackedLine;
         return configuration;
     }
 
     private static void AddRole(
-        TableConfiguration configuration, TableSpec spec, IReadOnlyList<ColumnConfiguration> columns, ModelColumnRole role, string sdkRole)
+        TableConfiguration configuration, TableSpec spec, IReadOnlyList<ColumnConfiguration> columns, ModelColumnRole role, string sdkRole,
+        Func<int, bool> hasEmptyCells)
     {
         for (int i = 0; i < spec.Columns.Count; i++)
         {
             if (spec.Columns[i].Role != role) continue;
-            configuration.AddColumnRole(sdkRole, columns[i]);
+            if (!hasEmptyCells(i)) configuration.AddColumnRole(sdkRole, columns[i]);
             return;
         }
     }

@@ -11,7 +11,7 @@ internal static class TableBuilding
     {
         var spec = table.Spec;
         var columns = spec.Columns.Select(c => ColumnConfigurations.For(c, spec.DefaultView)).ToList();
-        var configuration = DefaultTableConfiguration.For(spec, columns);
+        var configuration = DefaultTableConfiguration.For(spec, columns, i => table.Rows.Any(row => row[i] is null));
         if (problems.Count > 0)
             configuration.Description = string.Join(Environment.NewLine, problems);
 

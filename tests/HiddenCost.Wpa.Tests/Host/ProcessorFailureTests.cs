@@ -46,6 +46,22 @@ public sealed class ProcessorFailureTests
     }
 
     [TestMethod]
+    public void A_damaged_trace_is_shown_as_a_warning_and_listed_with_the_data_source_errors()
+    {
+        const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends inside a 4096-byte buffer (100 bytes present); the file ends early): only part was read";
+        var (processor, host) = Processor((path, _, _) =>
+            new AnalysisResult(path, TableCatalog.All.Select(spec => new Table(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl");
+
+        processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
+
+        Assert.AreEqual($"Warning: HiddenCost: {Damage}", host.Messages.Single());
+        var error = processor.GetDataSourceInfo().Errors.Single();
+        Assert.AreEqual("HiddenCost.Damaged", error.Code);
+        Assert.AreEqual(Damage, error.Message);
+        Assert.AreEqual(0, host.Entries("Error").Count());
+    }
+
+    [TestMethod]
     public void Cancellation_by_the_host_ends_processing_as_cancelled_not_failed()
     {
         using var cancel = new CancellationTokenSource();

@@ -83,6 +83,24 @@ public sealed class TableMappingTests
     }
 
     [TestMethod]
+    public void A_time_column_with_an_empty_cell_fills_no_role()
+    {
+        // A row still open at the end of the trace has no End: the column becomes Timestamp?, which the timeline does
+        // not take for an end, so the rows graph by start and duration.
+        var table = new Table(Spec());
+        table.AddRow("svchost.exe", 1234L, 1_500L, 4_000L, 2_500L, 0.75, 12L, 40.0, ProviderA, true);
+        table.AddRow("lsass.exe", 88L, 9_000L, null, 250L, 1.25, 3L, 60.0, ProviderA, false);
+        var builder = Build(table);
+        var configuration = builder.DefaultConfiguration!;
+
+        Assert.AreEqual(typeof(Timestamp?), builder.Column("End").DataType);
+        Assert.IsFalse(configuration.ColumnRoles.ContainsKey(SdkColumnRole.EndTime));
+        Assert.AreEqual(Start.Id, configuration.ColumnRoles[SdkColumnRole.StartTime]);
+        Assert.AreEqual(Duration.Id, configuration.ColumnRoles[SdkColumnRole.Duration]);
+        Assert.AreEqual(typeof(Timestamp), builder.Column("Start").DataType);
+    }
+
+    [TestMethod]
     public void Pivot_columns_sit_left_of_the_pivot_bar_and_the_graphed_figure_right_of_the_graph_bar()
     {
         var builder = Build(TwoRows());
