@@ -102,6 +102,47 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void A_service_call_that_logs_its_stop_just_after_its_client_returned_is_still_that_clients()
+    {
+        // The service replies, the woken client logs its stop on another processor, and the service logs its own
+        // stop half a microsecond later: one render, reader.exe's, not a client-only and a service-only call.
+        var s = ReaderScript();
+        var t = s.Tracker;
+        for (int i = 0; i < 10; i++)
+        {
+            long start = 1_000_000 + i * 1_000_000;
+            t.RpcCallStart(start, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+            t.ContextSwitch(start + 5_000, 0, ServiceThread, 0);
+            t.RpcCallStart(start + 10_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+            t.RpcCallStop(start + 510_000, 1, Reader, ReaderThread, RpcSide.Client);
+            t.RpcCallStop(start + 510_500, 0, ServicePid, ServiceThread, RpcSide.Server);
+            t.ContextSwitch(start + 511_000, 0, 0, ServiceThread);
+        }
+        var table = t.Build(20_000_000);
+        Assert.AreEqual(1, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(",", r))));
+        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
+        Assert.AreEqual(10L, Cell(table, 0, "Renders"));
+        Assert.AreEqual(0.5005, (double)Cell(table, 0, "CPU per Message (ms)")!, 1e-9);
+        Assert.AreEqual(0, table.Notes.Count(n => n.Contains("matched no client") || n.Contains("no matching call")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void A_service_call_that_stops_long_after_its_client_returned_is_not_that_clients()
+    {
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.RpcCallStart(1_000_000, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(1_010_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStop(1_500_000, 1, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStop(1_500_000 + Even6CallMatcher.StopSkewNs + 1, 0, ServicePid, ServiceThread, RpcSide.Server);
+        var table = t.Build(5_000_000);
+        Assert.AreEqual(1L, Cell(table, Row(table, "reader.exe", "Unknown"), "Renders"));
+        Assert.AreEqual(1L, Cell(table, Row(table, "Unknown", "Unknown"), "Renders"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 service calls matched no client call")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void Service_cpu_counts_only_on_cpu_time_inside_the_server_call()
     {
         var s = ReaderScript();

@@ -3,10 +3,11 @@ namespace HiddenCost.Analysis.Tables.EventLog;
 /// <summary>
 /// Matches client calls to the service's server calls. No event carries the client's identity across the
 /// process boundary, so a server call is matched to a client call on the same opnum (and protocol) that
-/// nests it: client start ≤ server start ≤ server stop ≤ client stop. A server call takes the earliest waiting
-/// client at its start (requests are served in arrival order); when a client returns while its server call is
-/// still running the guess was wrong, and it trades servers with a waiting client whose finished server call
-/// nests in it. Finished pairs (or lone calls) are handed back to be counted, so memory holds only open calls.
+/// nests it: client start ≤ server start ≤ server stop ≤ client stop + <see cref="StopSkewNs"/>. A server call
+/// takes the earliest waiting client at its start (requests are served in arrival order); when a client returns
+/// while its server call is still running the guess was wrong, and it trades servers with a waiting client whose
+/// finished server call nests in it. Finished pairs (or lone calls) are handed back to be counted, so memory holds
+/// only open calls.
 /// </summary>
 internal sealed class Even6CallMatcher
 {
@@ -16,8 +17,15 @@ internal sealed class Even6CallMatcher
     /// <summary>Server calls waiting for a client; one whose stop was lost would stay forever, so the list is bounded too.</summary>
     private const int MaxUnmatchedServers = 65_536;
 
+    /// <summary>
+    /// How long after its client returned a server call may still log its stop and be that client's: the service
+    /// sends the reply before it logs the stop, and the woken client may log its own stop first, on another processor.
+    /// </summary>
+    public const long StopSkewNs = 100_000;
+
     private readonly List<Even6Call> _openClients = new();
     private readonly List<Even6Call> _unmatchedServers = new();
+    private readonly List<Even6Call> _returned = new(); // clients back before their server call logged its stop
 
     /// <summary>Client calls dropped because too many were open (their stop events were lost).</summary>
     public long DroppedClients { get; private set; }
@@ -27,6 +35,7 @@ internal sealed class Even6CallMatcher
 
     public void ClientStarted(Even6Call client, Action<Even6Call, Even6Call?> finished)
     {
+        Expire(client.StartNs, finished);
         if (_openClients.Count >= MaxOpenClients)
         {
             var oldest = _openClients[0];
@@ -42,8 +51,9 @@ internal sealed class Even6CallMatcher
         _openClients.Add(client);
     }
 
-    public void ServerStarted(Even6Call server)
+    public void ServerStarted(Even6Call server, Action<Even6Call, Even6Call?> finished)
     {
+        Expire(server.StartNs, finished);
         var client = EarliestWaiting(server);
         if (client is not null) Even6Call.Link(client, server);
         else AddUnmatched(server);
@@ -52,6 +62,18 @@ internal sealed class Even6CallMatcher
     /// <summary>A server call stopped; an unmatched one that still finds no waiting client is finished alone.</summary>
     public void ServerStopped(Even6Call server, Action<Even6Call, Even6Call?> finished)
     {
+        if (server.Peer is { } peer && _returned.Remove(peer))
+        {
+            // Its client is back already: the stop came just after the reply, or this was not its server after all.
+            if (server.StopNs - peer.StopNs <= StopSkewNs)
+            {
+                finished(peer, server);
+                return;
+            }
+            Unlink(peer, server);
+            finished(peer, null);
+        }
+        Expire(server.StopNs, finished);
         if (server.Peer is not null) return; // counted when its client returns
         // Searched from the end: the call stopping is almost always one of the latest to start, and calls whose stop
         // was lost pile up at the front.
@@ -65,23 +87,47 @@ internal sealed class Even6CallMatcher
     /// <summary>A client call returned: it is finished with the server call that nests in it, or alone.</summary>
     public void ClientStopped(Even6Call client, Action<Even6Call, Even6Call?> finished)
     {
+        Expire(client.StopNs, finished);
         if (!_openClients.Remove(client)) return;
         if (client.Peer is null || client.Peer.IsOpen) Repair(client);
-        var server = client.Peer;
-        if (server is { IsOpen: true })
+        if (client.Peer is { IsOpen: true })
         {
-            // Its server call outlives it, so it cannot be its server; that call waits for another client.
-            server.Peer = null;
-            client.Peer = null;
-            AddUnmatched(server);
-            server = null;
+            // Its server call still runs: it is this client's only if it logs its stop within the skew (Expire decides).
+            _returned.Add(client);
+            return;
         }
-        finished(client, server);
+        finished(client, client.Peer);
+    }
+
+    /// <summary>
+    /// Clients back for longer than the skew whose server call has not stopped: it outlives them, so it cannot be
+    /// theirs; each is finished alone, and its server call waits for another client.
+    /// </summary>
+    private void Expire(long now, Action<Even6Call, Even6Call?> finished)
+    {
+        if (_returned.Count == 0) return;
+        for (int i = 0; i < _returned.Count; i++)
+        {
+            var client = _returned[i];
+            if (now - client.StopNs <= StopSkewNs) continue;
+            _returned.RemoveAt(i--);
+            var server = client.Peer!;
+            Unlink(client, server);
+            AddUnmatched(server);
+            finished(client, null);
+        }
+    }
+
+    private static void Unlink(Even6Call client, Even6Call server)
+    {
+        client.Peer = null;
+        server.Peer = null;
     }
 
     /// <summary>The trace ended: everything still open is finished as it stands, up to the end.</summary>
     public void EndOfTrace(long traceEndNs, Action<Even6Call, Even6Call?> finished)
     {
+        Expire(long.MaxValue, finished);
         foreach (var call in _openClients.Concat(_openClients.Select(c => c.Peer)).Concat(_unmatchedServers))
             if (call is { IsOpen: true })
             {

@@ -239,7 +239,7 @@ public sealed class EventLogTracker
         var call = new Even6Call(RpcSide.Server, service, threadId, opnum, protocol, t) { BeforeKernelEvents = !_running.HasSwitched(cpu) };
         _running.Seen(t, cpu, threadId);
         _serving[threadId] = call;
-        _matcher.ServerStarted(call);
+        _matcher.ServerStarted(call, _finished);
         return call;
     }
 
