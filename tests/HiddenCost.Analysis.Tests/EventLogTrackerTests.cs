@@ -143,6 +143,46 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void Renders_whose_log_comes_from_a_guessed_query_pairing_are_counted_in_a_note()
+    {
+        // reader.exe (Application) and agent.exe (System) wait on QueryNext at once; both service calls end before
+        // either client wakes, so nothing shows which served which. Their renders' Log rests on that guess.
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.RpcCallStart(1_000_000, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStart(1_001_000, 2, Agent, AgentThread, RpcSide.Client, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.ContextSwitch(1_002_000, 0, ServiceThread, 0);
+        t.RpcCallStart(1_002_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.FileRead(1_003_000, ServiceThread, SystemKey + 8, SystemKey, Chunk);
+        t.ContextSwitch(1_002_500, 3, ServiceThread2, 0);
+        t.RpcCallStart(1_002_500, 3, ServicePid, ServiceThread2, RpcSide.Server, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.FileRead(1_003_500, ServiceThread2, ApplicationKey + 8, ApplicationKey, Chunk);
+        t.RpcCallStop(1_100_000, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(1_100_500, 3, ServicePid, ServiceThread2, RpcSide.Server);
+        t.RpcCallStop(1_200_000, 1, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStop(1_200_500, 2, Agent, AgentThread, RpcSide.Client);
+        s.Now = 2_000_000;
+        for (int i = 0; i < 3; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        for (int i = 0; i < 2; i++) s.Call(Agent, AgentThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = t.Build(s.Now);
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("5 renders take their Log from a query whose service call could have been another reader's")),
+            string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Renders_after_an_unambiguous_query_carry_no_guess_note()
+    {
+        var s = ReaderScript();
+        s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        s.Call(Agent, AgentThread, Even6.QueryNext, QueryCpu, file: SystemKey, readBytes: Chunk);
+        for (int i = 0; i < 3; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("could have been another reader's")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void Service_cpu_counts_only_on_cpu_time_inside_the_server_call()
     {
         var s = ReaderScript();

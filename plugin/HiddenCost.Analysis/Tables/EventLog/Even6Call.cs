@@ -30,6 +30,15 @@ internal sealed class Even6Call(RpcSide side, ProcessRef process, int threadId, 
     public bool BeforeKernelEvents { get; init; }
     public Even6Call? Peer { get; set; }
 
+    /// <summary>
+    /// Server side: when it was paired, another waiting client could have been its client too (concurrent calls of
+    /// one opnum), so which client it served is the matcher's best guess.
+    /// </summary>
+    public bool GuessedPeer { get; set; }
+
+    /// <summary>Client side: a service call that could have been this client's went to another waiting client.</summary>
+    public bool PassedOver { get; set; }
+
     // Server side: the serving thread's work inside the call.
     public long CpuNs { get; set; }
     public long RegistryOps { get; set; }

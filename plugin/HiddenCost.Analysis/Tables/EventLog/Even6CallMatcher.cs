@@ -54,7 +54,8 @@ internal sealed class Even6CallMatcher
     public void ServerStarted(Even6Call server, Action<Even6Call, Even6Call?> finished)
     {
         Expire(server.StartNs, finished);
-        var client = EarliestWaiting(server);
+        var client = EarliestWaiting(server, out bool another);
+        server.GuessedPeer = another || client is { PassedOver: true };
         if (client is not null) Even6Call.Link(client, server);
         else AddUnmatched(server);
     }
@@ -79,7 +80,8 @@ internal sealed class Even6CallMatcher
         // was lost pile up at the front.
         int at = _unmatchedServers.LastIndexOf(server);
         if (at >= 0) _unmatchedServers.RemoveAt(at);
-        var client = EarliestWaiting(server);
+        var client = EarliestWaiting(server, out bool another);
+        server.GuessedPeer |= another || client is { PassedOver: true };
         if (client is not null) Even6Call.Link(client, server);
         else finished(server, null);
     }
@@ -157,11 +159,26 @@ internal sealed class Even6CallMatcher
         _unmatchedServers.Add(server);
     }
 
-    private Even6Call? EarliestWaiting(Even6Call server)
+    private Even6Call? EarliestWaiting(Even6Call server) => EarliestWaiting(server, out _);
+
+    /// <param name="another">Whether a second waiting client could have been served by it too.</param>
+    private Even6Call? EarliestWaiting(Even6Call server, out bool another)
     {
+        Even6Call? first = null;
+        another = false;
         foreach (var c in _openClients)
-            if (c.Peer is null && c.CanBeServedBy(server)) return c;
-        return null;
+        {
+            if (c.Peer is not null || !c.CanBeServedBy(server)) continue;
+            if (first is not null)
+            {
+                // Whichever server this one gets later was chosen by the same guess.
+                another = true;
+                c.PassedOver = true;
+                break;
+            }
+            first = c;
+        }
+        return first;
     }
 
     /// <summary>
@@ -181,6 +198,8 @@ internal sealed class Even6CallMatcher
         }
         if (donor is null) return;
         var taken = donor.Peer!;
+        taken.GuessedPeer = true; // the first guess was wrong; the trade is a guess too
+        if (current is not null) current.GuessedPeer = true;
         Even6Call.Link(client, taken);
         if (current is not null) Even6Call.Link(donor, current);
         else donor.Peer = null;

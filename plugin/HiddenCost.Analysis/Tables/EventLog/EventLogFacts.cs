@@ -22,4 +22,5 @@ internal sealed record EventLogFacts(
     long EarlyServiceCalls,
     long WmiAmbiguousCalls,
     long LegacyEvenCalls,
-    IReadOnlyList<ProcessRef> LegacyEvenClients);
+    IReadOnlyList<ProcessRef> LegacyEvenClients,
+    long RendersWithGuessedLog);

@@ -48,6 +48,9 @@ internal sealed class EventLogNotes(Table table)
             table.AddNote($"{f.ClientOnlyCalls:N0} client calls had no matching call in the EventLog service (rows without service figures): the service's RPC events are missing or the call went to another computer.");
         if (f.ServerOnlyCalls > 0)
             table.AddNote($"{f.ServerOnlyCalls:N0} service calls matched no client call and are shown with Process Unknown.");
+        if (f.RendersWithGuessedLog > 0)
+            table.AddNote($"{f.RendersWithGuessedLog:N0} renders take their Log from a query whose service call could have been another reader's " +
+                          "(both waited on the same call at once, and the service's events do not say which it served): their Log may be the other reader's.");
         if (f.EarlyServiceCalls > 0)
             table.AddNote($"{f.EarlyServiceCalls:N0} service calls began on a processor before its first context switch in the trace (the kernel session's events begin later " +
                           "than the RPC events: in memory mode its buffers wrap sooner): their renders and queries are counted, but not their Service CPU, Registry Ops or " +

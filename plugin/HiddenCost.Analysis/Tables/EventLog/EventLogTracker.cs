@@ -25,8 +25,8 @@ public sealed class EventLogTracker
     private readonly Dictionary<int, Even6Call> _serving = new();
     private readonly Even6CallMatcher _matcher = new();
     private readonly RenderCostRows _rows = new();
-    private readonly Dictionary<(int Pid, int Thread), ulong> _threadLog = new();
-    private readonly Dictionary<int, ulong> _processLog = new();
+    private readonly Dictionary<(int Pid, int Thread), (ulong Log, bool Guessed)> _threadLog = new();
+    private readonly Dictionary<int, (ulong Log, bool Guessed)> _processLog = new();
     private readonly Dictionary<ulong, string> _evtxNames = new();
     private readonly HashSet<ulong> _otherFiles = new();
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
@@ -37,7 +37,7 @@ public sealed class EventLogTracker
     private readonly Func<int, long, ProcessRef>? _processAt;
 
     private long _rpcCallEvents, _even6Events, _foreignServerCalls, _registryEvents, _fileReads, _wmiEvents;
-    private long _clientOnly, _serverOnly, _unfinished, _legacyClientCalls, _legacyServerCalls;
+    private long _clientOnly, _serverOnly, _unfinished, _legacyClientCalls, _legacyServerCalls, _rendersWithGuessedLog;
 
     /// <param name="processAt">
     /// The process instance with an id at a time, when the pipeline keeps them (so rows name processes as the other
@@ -219,7 +219,7 @@ public sealed class EventLogTracker
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
             _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls, counts.WmiAmbiguousCalls,
-            _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients));
+            _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients, _rendersWithGuessedLog));
         return table;
     }
 
@@ -318,12 +318,15 @@ public sealed class EventLogTracker
             // takes its thread's most recent query's, and its own reads only when no query came before it.
             if (call.Kind != Even6CallKind.Render && log != 0)
             {
-                _threadLog[thread] = log;
-                _processLog[client.Process.Pid] = log;
+                // A query whose service call might have been another reader's names its log only by a guess.
+                var named = (log, server!.GuessedPeer);
+                _threadLog[thread] = named;
+                _processLog[client.Process.Pid] = named;
             }
             else if (_threadLog.TryGetValue(thread, out var known) || _processLog.TryGetValue(client.Process.Pid, out known))
             {
-                log = known;
+                log = known.Log;
+                if (known.Guessed && call.Kind == Even6CallKind.Render) _rendersWithGuessedLog++;
             }
         }
         long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
