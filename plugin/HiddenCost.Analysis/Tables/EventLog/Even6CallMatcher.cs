@@ -11,11 +11,14 @@ namespace HiddenCost.Analysis.Tables.EventLog;
 /// </summary>
 internal sealed class Even6CallMatcher
 {
-    /// <summary>Open client calls in start order; a call whose stop was lost would stay forever, so the list is bounded.</summary>
-    private const int MaxOpenClients = 65_536;
+    /// <summary>
+    /// Open client calls in start order; a call whose stop was lost would stay forever, so the list is bounded: far
+    /// above the calls readers keep open at once, low enough that the searches over it stay cheap when stops are lost.
+    /// </summary>
+    public const int MaxOpenClients = 8_192;
 
     /// <summary>Server calls waiting for a client; one whose stop was lost would stay forever, so the list is bounded too.</summary>
-    private const int MaxUnmatchedServers = 65_536;
+    public const int MaxUnmatchedServers = 8_192;
 
     /// <summary>
     /// How long after its client returned a server call may still log its stop and be that client's: the service
@@ -90,7 +93,11 @@ internal sealed class Even6CallMatcher
     public void ClientStopped(Even6Call client, Action<Even6Call, Even6Call?> finished)
     {
         Expire(client.StopNs, finished);
-        if (!_openClients.Remove(client)) return;
+        // Searched from the end: the client returning is almost always one of the latest to start, and calls whose
+        // stop was lost pile up at the front.
+        int at = _openClients.LastIndexOf(client);
+        if (at < 0) return;
+        _openClients.RemoveAt(at);
         if (client.Peer is null || client.Peer.IsOpen) Repair(client);
         if (client.Peer is { IsOpen: true })
         {
