@@ -274,6 +274,7 @@ public sealed class EventLogTracker
             if (q.StartNs > t) continue;
             if (!_wmiHostOfGroup.TryGetValue(q.GroupOperationId, out int host)) unnamed.Add(q, t);
             else if (host == pid) own.Add(q, t);
+            if (own.Running > 1) break; // this host's own queries decide, and they are already ambiguous
         }
         var chosen = own.Latest is not null ? own : unnamed;
         return (chosen.LatestRunning ?? chosen.Latest, chosen.Running > 1);
