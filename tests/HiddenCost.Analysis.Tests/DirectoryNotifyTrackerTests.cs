@@ -163,6 +163,81 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Changes_a_watcher_makes_while_only_it_watches_are_not_victims_even_if_another_watches_later()
+    {
+        // watcher.exe writes into its own directory while alone; a restarted instance watches it later, when nothing
+        // changes: nobody was anybody's victim. (Live, and placed at the end: the directory named only by rundown.)
+        foreach (bool nameFirst in new[] { true, false })
+        {
+            var t = new DirectoryNotifyTracker();
+            if (nameFirst) t.FileName(DirKey, Dir);
+            var restarted = new ProcessRef(101, 5_000, "watcher.exe");
+            t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+            for (int i = 0; i < 5; i++) t.Create(20 + i, 0, 0x70 + (ulong)i, Watcher, $@"{Dir}\f{i}", 2);
+            for (int i = 0; i < 3; i++) t.DemandZero(30 + i, Watcher);
+            t.OperationEnd(40, 1, 100, 0);
+            t.Cleanup(50, DirObject);
+            t.Arm(6_000, 2, DirObject + 8, DirKey, restarted, TwoMiB);
+            if (!nameFirst) t.FileName(DirKey, Dir);
+            var (buffers, victims) = t.Build();
+            Assert.AreEqual(0, victims.Rows.Count, $"name first: {nameFirst}");
+            Assert.IsTrue(buffers.Rows.All(r => (string?)r[buffers.Spec.IndexOf("Victim Processes")] == ""), $"name first: {nameFirst}");
+        }
+    }
+
+    [TestMethod]
+    public void A_victims_faults_count_only_while_another_process_watches_its_directory()
+    {
+        // 2,000 processes take faults while 1,000 other watches come and go; only builder.exe touches the watched
+        // directory. (Each fault was spread over every active directory for every process: memory grew with both.)
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        long now = 100;
+        for (int w = 0; w < 1_000; w++)
+        {
+            ulong key = 0x10_0000 + (ulong)w;
+            t.FileName(key, $@"\Device\HarddiskVolume3\Other\d{w}");
+            t.Arm(now++, 0x1000 + (ulong)w, 0x20_0000 + (ulong)w, key, new ProcessRef(5_000 + w, 0, "w.exe"), 4096);
+            for (int p = 0; p < 2; p++) t.DemandZero(now++, new ProcessRef(10_000 + (w * 2 + p) % 2_000, 0, "busy.exe"));
+            t.DemandZero(now++, Builder);
+            t.Cleanup(now++, 0x20_0000 + (ulong)w);
+        }
+        t.Create(now++, 0, 0x9999, Builder, $@"{Dir}\x.obj", 2);
+        t.Cleanup(now++, DirObject);
+        t.DemandZero(now++, Builder); // no watch left: counts nowhere
+        var (_, victims) = t.Build();
+        Assert.AreEqual(1, victims.Rows.Count);
+        Assert.AreEqual("builder.exe", Cell(victims, 0, "Process"));
+        Assert.AreEqual(1_000L, Cell(victims, 0, "Demand-Zero Faults"), "one a period, all while watcher.exe watched");
+    }
+
+    [TestMethod]
+    public void Paging_writes_are_no_change()
+    {
+        static HiddenCost.Etl.Decoding.Kernel.FileIoReadWrite Write(uint flags) => new(68, 0, 0x10, 0x20, 0x30, 4, 4096, flags, 0);
+        Assert.IsTrue(DirectoryNotifyAnalysis.ReportsChange(Write(0x0000_0A00)), "a cached write (IRP_WRITE_OPERATION | IRP_DEFER_IO_COMPLETION)");
+        Assert.IsFalse(DirectoryNotifyAnalysis.ReportsChange(Write(0x0000_0043)), "the lazy writer's paging write (IRP_PAGING_IO | IRP_NOCACHE | IRP_SYNCHRONOUS_PAGING_IO)");
+        Assert.IsFalse(DirectoryNotifyAnalysis.ReportsChange(Write(0x0000_0003)), "a mapped page writer's write (IRP_PAGING_IO | IRP_NOCACHE)");
+    }
+
+    [TestMethod]
+    public void A_create_sent_on_by_reparse_is_not_a_create()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0x900, 0x70, Builder, $@"{Dir}\link", disposition: 3);
+        t.OperationEnd(21, 0x900, 0, 0x104); // STATUS_REPARSE, IO_REPARSE
+        t.Create(30, 0x901, 0x71, Builder, $@"{Dir}\link", disposition: 3);
+        t.OperationEnd(31, 0x901, 2, 0x104); // STATUS_REPARSE, IO_REPARSE_GLOBAL
+        t.Create(40, 0x902, 0x72, Builder, $@"{Dir}\real", disposition: 3);
+        t.OperationEnd(41, 0x902, 2, 0); // FILE_CREATED
+        var (_, victims) = t.Build();
+        Assert.AreEqual(1L, Cell(victims, 0, "Creates"));
+    }
+
+    [TestMethod]
     public void Delete_event_that_clears_the_delete_disposition_is_no_change()
     {
         FileChangeKind? Change(byte opcode, uint infoClass, ulong extra) =>

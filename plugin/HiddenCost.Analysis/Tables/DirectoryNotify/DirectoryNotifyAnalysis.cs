@@ -12,6 +12,9 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// </summary>
 public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
 {
+    /// <summary>IRP_PAGING_IO in a FileIo Read/Write's IoFlags (wdm.h).</summary>
+    private const uint IrpPagingIo = 0x0000_0002;
+
     private const uint FileRenameInformation = 10, FileDispositionInformation = 13,
         FileDispositionInformationEx = 64, FileRenameInformationEx = 65;
 
@@ -20,6 +23,13 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
     private long _dirNotify, _operationEnd, _names, _demandZero;
 
     public DirectoryNotifyAnalysis(TraceSession session) => _session = session;
+
+    /// <summary>
+    /// Whether a write tells the directory's watchers of a change: paging writes (the lazy writer's and the mapped
+    /// page writer's flushes, pagefile writes, all in System) report none; the process that wrote the data through
+    /// the cache or a mapping did, when it wrote.
+    /// </summary>
+    internal static bool ReportsChange(in FileIoReadWrite write) => (write.IoFlags & IrpPagingIo) == 0;
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { DirectoryNotifyTables.Buffers, DirectoryNotifyTables.Victims };
 
@@ -71,7 +81,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
                     _tracker.Change(t, kind, info.FileKey, _session.ProcessOfThread(info.IssuingThreadId, t, e.ProcessId));
                 break;
             case FileIoTypes.Write:
-                if (FileIoReadWrite.TryDecode(e, out var write))
+                if (FileIoReadWrite.TryDecode(e, out var write) && ReportsChange(write))
                     _tracker.Change(t, FileChangeKind.Write, write.FileKey, _session.ProcessOfThread(write.IssuingThreadId, t, e.ProcessId));
                 break;
             case FileIoTypes.Cleanup or FileIoTypes.Close:

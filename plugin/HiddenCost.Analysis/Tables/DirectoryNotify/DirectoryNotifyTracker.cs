@@ -22,10 +22,14 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
 
-    // Demand-zero faults per process since the set of active watches last changed: a fault only increments a
-    // counter, and each count is spread over the watched directories once, when the set changes or the table is
-    // built (a machine with hundreds of watches takes millions of faults).
+    // Demand-zero faults per process since the set of active watches last changed (a fault only increments a
+    // counter: a machine with hundreds of watches takes millions of faults), kept per process as one count per such
+    // period, by its start; when the table is built, each victim's counts go to the directories watched by another
+    // process in those periods. Spreading them over every active directory as they came made memory and time grow
+    // with processes × watches.
     private readonly Dictionary<ProcessRef, long> _faultsSinceWatchChange = new();
+    private readonly Dictionary<ProcessRef, List<(long Start, long Faults)>> _faultPeriods = new();
+    private long _watchChangeNs = long.MinValue;
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
     private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
@@ -38,7 +42,7 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchedDirectory> _found = new();
     private readonly List<WatchedPeriods> _foundPeriods = new();
     private int _activeUnnamed;
-    private long _droppedChanges, _implausibleCompletions;
+    private long _droppedChanges, _overflowedChanges, _implausibleCompletions;
 
     /// <summary>
     /// A name event: FileKey (or FileObject) → NT path. A key is an address the kernel reuses once a file is
@@ -76,7 +80,7 @@ public sealed class DirectoryNotifyTracker
             handle = new WatchHandle(fileObject, directory, process, bufferBytes, t);
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
-            SpreadFaults();
+            CloseFaultPeriod(t);
             _active.Add(handle);
             if (directory.ActiveWatches.Count == 0)
             {
@@ -124,8 +128,10 @@ public sealed class DirectoryNotifyTracker
         }
         if (_pendingCreates.Remove(irp, out var create))
         {
-            // IoStatus.Information of a create: 0 superseded, 1 opened, 2 created, 3 overwritten.
-            bool changed = (status & 0xC000_0000) != 0xC000_0000 && information is 0 or 2 or 3;
+            // IoStatus.Information of a create: 0 superseded, 1 opened, 2 created, 3 overwritten — for a create that
+            // succeeded; STATUS_REPARSE (sent on to another path: Information 0 or 2 then means IO_REPARSE or
+            // IO_REPARSE_GLOBAL) and warnings or errors changed nothing.
+            bool changed = status >> 30 == 0 && status != NtStatus.Reparse && information is 0 or 2 or 3;
             if (changed) Record(create.Time, FileChangeKind.Create, create.Process, create.Path, 0);
         }
     }
@@ -160,28 +166,50 @@ public sealed class DirectoryNotifyTracker
         _faultsSinceWatchChange[process] = _faultsSinceWatchChange.GetValueOrDefault(process) + 1;
     }
 
-    /// <summary>Counts the faults since the last change of the active watches for each directory they then watched.</summary>
-    private void SpreadFaults()
+    /// <summary>The set of active watches changes at <paramref name="t"/>: the faults since the last change form one period.</summary>
+    private void CloseFaultPeriod(long t)
     {
         foreach (var (process, faults) in _faultsSinceWatchChange)
         {
-            long stamp = ++_countStamp;
-            for (int i = 0; i < _active.Count; i++)
-            {
-                var h = _active[i];
-                // A watcher's own faults are not its victims' (one fault counts once per directory).
-                if (h.Process == process || h.Directory.CountedStamp == stamp) continue;
-                h.Directory.CountedStamp = stamp;
-                Counts(process, h.Directory).DemandZeroFaults += faults;
-            }
+            if (!_faultPeriods.TryGetValue(process, out var periods)) _faultPeriods[process] = periods = new();
+            periods.Add((_watchChangeNs, faults));
         }
         _faultsSinceWatchChange.Clear();
+        _watchChangeNs = t;
+    }
+
+    /// <summary>
+    /// Gives each victim (a process whose changes a directory's watcher saw) the faults it took while another process
+    /// watched that directory: one fault counts once per directory. <paramref name="final"/> maps processes as
+    /// <see cref="Resolve"/> did, so faults logged under a stand-in reach the process it turned out to be.
+    /// </summary>
+    private void CountFaults(Func<ProcessRef, ProcessRef> final, Dictionary<WatchedDirectory, (ProcessRef Process, WatchPeriods Periods)[]> watchers)
+    {
+        var byProcess = new Dictionary<ProcessRef, List<(long Start, long Faults)>>();
+        foreach (var (process, periods) in _faultPeriods)
+        {
+            var p = final(process);
+            if (byProcess.TryGetValue(p, out var list)) list.AddRange(periods);
+            else byProcess[p] = new List<(long, long)>(periods);
+        }
+        foreach (var ((process, directory), c) in _victims)
+        {
+            if (c.Operations == 0 || !byProcess.TryGetValue(process, out var periods)) continue;
+            var others = watchers[directory];
+            foreach (var (start, faults) in periods)
+                foreach (var (watcher, watched) in others)
+                    if (watcher != process && watched.Covers(start))
+                    {
+                        c.DemandZeroFaults += faults;
+                        break;
+                    }
+        }
     }
 
     /// <param name="final">The process each process given to the tracker turned out to be (identity when null).</param>
     public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null)
     {
-        SpreadFaults();
+        CloseFaultPeriod(long.MaxValue);
         if (_deferred.Count > 0)
         {
             var everyWatch = AllByName();
@@ -189,13 +217,16 @@ public sealed class DirectoryNotifyTracker
             {
                 var path = d.Path ?? _names.GetValueOrDefault(d.FileKey);
                 if (path is null) _droppedChanges++;
-                else Place(d.Time, d.Kind, d.Process, Containing(everyWatch, path, d.Time));
+                else Place(d.Time, d.Kind, d.Process, Containing(everyWatch, path, d.Time, d.Process));
             }
         }
         _deferred.Clear();
-        if (final is not null) Resolve(final);
+        final ??= p => p;
+        Resolve(final);
+        CountFaults(final, WatchersByDirectory());
 
         var watchersByDirectory = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Select(h => h.Process).ToHashSet());
+        var watcherCount = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => (long)g.Select(h => (h.Process, h.BufferBytes)).Distinct().Count());
         var victimsByDirectory = _victims
             // A victim is any process other than a watcher whose buffer its changes fill: a watcher is a victim of the
             // other watchers of the same directory, never of itself alone.
@@ -229,7 +260,7 @@ public sealed class DirectoryNotifyTracker
         foreach (var (directory, list) in victimsByDirectory.OrderBy(d => DirectoryName(d.Key), StringComparer.Ordinal)
                      .ThenBy(d => firstArm[d.Key]).ThenBy(d => d.Key.Key))
         {
-            long watchers = _allHandles.Where(h => h.Directory == directory).Select(h => (h.Process, h.BufferBytes)).Distinct().Count();
+            long watchers = watcherCount[directory];
             foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
                 victimTable.AddRow(key.Process.Name, key.Process.PidCell, DirectoryName(directory), c.Operations, c.Creates,
                     c.Deletes, c.Renames, c.DemandZeroFaults, watchers, null);
@@ -248,6 +279,9 @@ public sealed class DirectoryNotifyTracker
         }
         if (_droppedChanges > 0)
             victimTable.AddNote($"{_droppedChanges:N0} file changes could not be placed in a directory (the trace named neither the file nor its directory in time).");
+        if (_overflowedChanges > 0)
+            victimTable.AddNote($"{_overflowedChanges:N0} file changes are not counted: while a watched directory had no name yet, every change waited for the end " +
+                                $"of the trace to be placed, and past {MaxDeferredChanges:N0} waiting the rest were let go (Victims' counts are low).");
         return (buffers, victimTable);
     }
 
@@ -271,11 +305,11 @@ public sealed class DirectoryNotifyTracker
         if (_active.Count == 0) return;
         if (path is not null && ActiveDirectoriesNamed())
         {
-            Place(t, kind, process, ActiveContaining(path, t));
+            Place(t, kind, process, ActiveContaining(path, t, process));
             return;
         }
         if (_deferred.Count < MaxDeferredChanges) _deferred.Add(new DeferredChange(t, kind, process, path, fileKey));
-        else _droppedChanges++;
+        else _overflowedChanges++;
     }
 
     /// <summary>Counts a change once for each of <paramref name="directories"/> (those holding the file, watched at the time).</summary>
@@ -299,34 +333,45 @@ public sealed class DirectoryNotifyTracker
 
     private bool ActiveDirectoriesNamed() => _activeUnnamed == 0;
 
-    /// <summary>The directories holding <paramref name="path"/> with an active watch armed by <paramref name="t"/>.</summary>
-    private List<WatchedDirectory> ActiveContaining(string path, long t)
+    /// <summary>
+    /// The directories holding <paramref name="path"/> with an active watch armed by <paramref name="t"/> of a process
+    /// other than <paramref name="process"/>: a watcher is not a victim of its own buffer.
+    /// </summary>
+    private List<WatchedDirectory> ActiveContaining(string path, long t, ProcessRef process)
     {
         _found.Clear();
         _activeByName.Containing(path, _found);
         // A create is counted when it completes, a little after it began: a watch armed in between did not see it.
         int kept = 0;
         for (int i = 0; i < _found.Count; i++)
-            if (ArmedBy(_found[i], t)) _found[kept++] = _found[i];
+            if (ArmedByAnother(_found[i], t, process)) _found[kept++] = _found[i];
         _found.RemoveRange(kept, _found.Count - kept);
         return _found;
     }
 
-    private static bool ArmedBy(WatchedDirectory directory, long t)
+    private static bool ArmedByAnother(WatchedDirectory directory, long t, ProcessRef process)
     {
         foreach (var watch in directory.ActiveWatches)
-            if (watch.FirstArmNs <= t) return true;
+            if (watch.FirstArmNs <= t && watch.Process != process) return true;
         return false;
     }
 
-    /// <summary>The directories in <paramref name="index"/> holding <paramref name="path"/> that were watched at <paramref name="t"/>.</summary>
-    private List<WatchedDirectory> Containing(DirectoryIndex<WatchedPeriods> index, string path, long t)
+    /// <summary>
+    /// The directories in <paramref name="index"/> holding <paramref name="path"/> that a process other than
+    /// <paramref name="process"/> watched at <paramref name="t"/>.
+    /// </summary>
+    private List<WatchedDirectory> Containing(DirectoryIndex<WatchedPeriods> index, string path, long t, ProcessRef process)
     {
         _foundPeriods.Clear();
         index.Containing(path, _foundPeriods);
         _found.Clear();
-        foreach (var (directory, periods) in _foundPeriods)
-            if (periods.Covers(t)) _found.Add(directory);
+        foreach (var (directory, watchers) in _foundPeriods)
+            foreach (var (watcher, periods) in watchers)
+                if (watcher != process && periods.Covers(t))
+                {
+                    _found.Add(directory);
+                    break;
+                }
         return _found;
     }
 
@@ -334,10 +379,15 @@ public sealed class DirectoryNotifyTracker
     private DirectoryIndex<WatchedPeriods> AllByName()
     {
         var index = new DirectoryIndex<WatchedPeriods>();
-        foreach (var group in _allHandles.GroupBy(h => h.Directory))
-            if (NameOf(group.Key) is { } name) index.Add(name, new WatchedPeriods(group.Key, Periods(group)));
+        foreach (var (directory, watchers) in WatchersByDirectory())
+            if (NameOf(directory) is { } name) index.Add(name, new WatchedPeriods(directory, watchers));
         return index;
     }
+
+    /// <summary>For each watched directory, when each process watched it.</summary>
+    private Dictionary<WatchedDirectory, (ProcessRef Process, WatchPeriods Periods)[]> WatchersByDirectory() =>
+        _allHandles.GroupBy(h => h.Directory).ToDictionary(
+            g => g.Key, g => g.GroupBy(h => h.Process).Select(p => (p.Key, Periods(p))).ToArray());
 
     private static WatchPeriods Periods(IEnumerable<WatchHandle> watches) => new(watches.Select(h => (h.FirstArmNs, h.EndNs)));
 
@@ -354,7 +404,7 @@ public sealed class DirectoryNotifyTracker
     private void End(WatchHandle handle, long t)
     {
         handle.EndNs = t;
-        SpreadFaults();
+        CloseFaultPeriod(t);
         _active.Remove(handle);
         var directory = handle.Directory;
         directory.ActiveWatches.Remove(handle);
@@ -393,8 +443,8 @@ public sealed class DirectoryNotifyTracker
         public long Arms, Completions, Overflows, BytesReturned, DataCompletions, LargestBatch;
     }
 
-    /// <summary>A watched directory and when it was watched.</summary>
-    private sealed record WatchedPeriods(WatchedDirectory Directory, WatchPeriods Periods);
+    /// <summary>A watched directory and when each process watched it.</summary>
+    private sealed record WatchedPeriods(WatchedDirectory Directory, (ProcessRef Process, WatchPeriods Periods)[] Watchers);
 
     private sealed class VictimCounts
     {

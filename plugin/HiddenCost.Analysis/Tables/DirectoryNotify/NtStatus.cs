@@ -9,4 +9,6 @@ internal static class NtStatus
     /// <summary>The handle was closed while the request was pending.</summary>
     public const uint NotifyCleanup = 0x0000_010B;
     public const uint Cancelled = 0xC000_0120;
+    /// <summary>A create sent on to another path (a reparse point, a filter's redirect): it changed nothing yet.</summary>
+    public const uint Reparse = 0x0000_0104;
 }
