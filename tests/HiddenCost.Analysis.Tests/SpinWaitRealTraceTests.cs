@@ -50,6 +50,11 @@ public sealed class SpinWaitRealTraceTests
         Assert.AreEqual(1L, table.Cell(stop, "Contentions"));
         Assert.AreEqual(1.8772, (double)table.Cell(stop, "Wait (ms)")!, 1e-9);
         Assert.AreEqual(10_379_760_400L, table.Cell(stop, "Last"));
+        // Its two spin samples (10,378.66 and 10,379.66 ms) lie inside it and end at its ContentionStop: they paid off.
+        // The thread's spin just before it lay inside its previous contention (stopped 8 µs earlier) and paid off
+        // there; it only names this one's call site.
+        Assert.AreEqual(2.0, (double)table.Cell(stop, "Successful Spin CPU (ms)")!, 1e-9);
+        Assert.AreEqual(0.0, (double)table.Cell(stop, "Wasted Spin CPU (ms)")!, 1e-9);
         Assert.IsFalse(table.Notes.Any(n => n.Contains("ContentionStart/Stop", StringComparison.Ordinal)), "contention events are present");
         Assert.IsTrue(table.Notes.Any(n => n.StartsWith("The trace has no CSwitch events", StringComparison.Ordinal)));
         Assert.AreEqual(1, result[ByProcess].Rows.Count);

@@ -37,6 +37,103 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Spin_inside_a_contention_pays_off_at_its_stop_and_the_next_contention_keeps_the_call_site()
+    {
+        // A hot lock in a loop: contend, spin after the wake-up (20, 21 ms), acquire (21.5), a short unsampled critical
+        // section, spin again (22, 23) and contend again (23.5). The first two samples paid off; the last two did not.
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 8, 2, Spin(Reserve));                       // 8, 9 ms: before the first contention
+        t.ContentionStart(10 * Ms, Shop, 101, lockId: 0xA);
+        Samples(t, 101, 20, 2, Spin(Reserve));
+        t.ContentionStop(21 * Ms + Ms / 2, Shop, 101);
+        Samples(t, 101, 22, 2, Spin(Reserve));
+        t.ContentionStart(23 * Ms + Ms / 2, Shop, 101, lockId: 0xA);
+        t.ContentionStop(30 * Ms, Shop, 101);
+        t.Sample(31 * Ms, Shop, 101, Own);
+
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(4.0, (double)Cell(locks, 0, "Wasted Spin CPU (ms)")!, 1e-12, "8, 9 and 22, 23 ms");
+        Assert.AreEqual(2.0, (double)Cell(locks, 0, "Successful Spin CPU (ms)")!, 1e-12, "20, 21 ms");
+        Assert.AreEqual(2.0, (double)Cell(locks, 0, "Longest Spin (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
+    public void A_contention_right_after_an_acquisition_takes_its_call_site_from_the_spin_that_acquired()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        t.ContentionStart(10 * Ms, Shop, 101);                      // no lock id and no spin before: no call site
+        Samples(t, 101, 20, 2, Spin(Reserve));
+        t.ContentionStop(21 * Ms + Ms / 2, Shop, 101);
+        t.ContentionStart(21 * Ms + Ms / 2 + 8_000, Shop, 101);     // 8 µs later, nothing sampled between
+        t.ContentionStop(25 * Ms, Shop, 101);
+        t.Sample(26 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        int named = RowWhere(locks, "Call Site", Reserve);
+        Assert.AreEqual(1L, Cell(locks, named, "Contentions"));
+        Assert.AreEqual(0.0, (double)Cell(locks, named, "Wasted Spin CPU (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
+    public void A_duration_longer_than_the_wait_between_the_events_is_replaced_by_it_and_noted()
+    {
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 8, 2, Spin(Reserve));
+        t.ContentionStart(10 * Ms, Shop, 101, lockId: 0xA);
+        t.ContentionStop(12 * Ms, Shop, 101, durationNs: 1e19);
+        Samples(t, 101, 13, 1, Spin(Reserve));
+        t.ContentionStart(14 * Ms, Shop, 101, lockId: 0xA);
+        t.ContentionStop(15 * Ms, Shop, 101, durationNs: 9e18);
+        Samples(t, 101, 16, 1, Spin(Reserve));
+        t.ContentionStart(17 * Ms, Shop, 101, lockId: 0xA);
+        t.ContentionStop(18 * Ms, Shop, 101, durationNs: 900_000.0);
+        t.Sample(19 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(2.0 + 1.0 + 0.9, (double)Cell(locks, 0, "Wait (ms)")!, 1e-9);
+        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("2 ContentionStop events gave a DurationNs longer than the time since their ContentionStart")),
+            string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void Spins_noted_out_of_time_order_still_go_to_the_nearest_contention_of_their_call_site()
+    {
+        // Thread 102 contends on B at 6 ms and spins inside it to the end of the trace, so that spin is noted (at 12 ms)
+        // only when the table is built, after thread 101's contentions on A every 2 ms at the same call site. Thread
+        // 103's spin at 12.2 ms, in no contention, goes to the nearest in time: B's at 12 ms, not A's at 12.5.
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        var events = new List<(long Time, Action Feed)>();
+        for (int i = 0; i < 30; i++)
+        {
+            long at = (2 + 2 * i) * Ms;
+            events.Add((at, () => t.Sample(at, Shop, 101, Spin(Reserve))));
+            events.Add((at + Ms / 2, () => t.ContentionStart(at + Ms / 2, Shop, 101, lockId: 0xA)));
+            events.Add((at + Ms, () => t.ContentionStop(at + Ms, Shop, 101)));
+        }
+        events.Add((5 * Ms, () => t.Sample(5 * Ms, Shop, 102, Spin(Reserve))));
+        events.Add((6 * Ms, () => t.ContentionStart(6 * Ms, Shop, 102, lockId: 0xB)));
+        for (int ms = 7; ms <= 12; ms++)
+        {
+            long at = ms * Ms;
+            events.Add((at, () => t.Sample(at, Shop, 102, Spin(Reserve))));
+        }
+        events.Add((12_200_000, () => t.Sample(12_200_000, Shop, 103, Spin(Reserve))));
+        events.Add((13 * Ms, () => t.Sample(13 * Ms, Shop, 103, Own)));
+        foreach (var (_, feed) in events.OrderBy(e => e.Time)) feed();
+
+        var (locks, _) = t.Build(200 * Ms);
+        int b = RowWhere(locks, "Lock ID", 0xBL);
+        Assert.AreEqual(6.0 + 1.0, (double)Cell(locks, b, "Successful Spin CPU (ms)")!, 1e-12, "102's 7–12 ms at the end of the trace, and 103's");
+        Assert.AreEqual(1.0, (double)Cell(locks, b, "Wasted Spin CPU (ms)")!, 1e-12, "102's 5 ms");
+        int a = RowWhere(locks, "Lock ID", 0xAL);
+        Assert.AreEqual(0.0, (double)Cell(locks, a, "Successful Spin CPU (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
     public void Spin_before_a_v2_contention_is_wasted_and_spin_that_acquires_at_the_same_site_is_successful()
     {
         var t = new SpinWaitTracker();

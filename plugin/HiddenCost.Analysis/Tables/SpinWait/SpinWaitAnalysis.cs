@@ -28,7 +28,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private readonly SpinWaitReadiness _readiness = new();
     private readonly List<ProcessRef> _processes = new();
     private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
-    private readonly HashSet<int> _sampledSinceSwitchIn = new();
+    private readonly HashSet<int> _sampledSinceLockWait = new();
     private readonly Dictionary<(ProcessRef Process, int Stack), SampleClass> _classes = new();
     private readonly Dictionary<int, ThreadSwitches> _switches = new();
     private readonly List<(int Thread, ThreadSwitches Counts)> _endedSwitches = new();
@@ -85,7 +85,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin (stand-ins: at replay)
             long index = _log.AddSample(e.TimeNs, s.ThreadId, ProcessIndex(process), s.InstructionPointer);
             _stackMatcher.Expect(e.RawTimestamp, s.ThreadId, index);
-            _sampledSinceSwitchIn.Add(s.ThreadId);
+            _sampledSinceLockWait.Add(s.ThreadId);
         }
         else if (ProfileInterval.TryDecode(e, out var interval) && interval.Source == 0 && interval.NewInterval > 0)
         {
@@ -96,7 +96,6 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private void OnContextSwitch(long t, in ContextSwitch cs)
     {
         int old = cs.OldThreadId;
-        bool ranSinceSwitchIn = _sampledSinceSwitchIn.Remove(old);
         if (old <= 0) return;
         byte reason = cs.OldThreadWaitReason, state = cs.OldThreadState;
         bool yield = KernelWait.IsYield(reason);
@@ -111,8 +110,10 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             if (yield) c.AddYield(t);
             else c.Delays++;
         }
-        else if (ranSinceSwitchIn && KernelWait.IsLockWait(reason, state))
-            _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state); // may end a spin run: replayed in order
+        // A lock wait may end a spin run (replayed in order), so one is logged when the thread was sampled since its
+        // last one: since its last switch-in would miss a spin that was preempted or yielded before it blocked.
+        else if (KernelWait.IsLockWait(reason, state) && _sampledSinceLockWait.Remove(old))
+            _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state);
     }
 
     private int ProcessIndex(ProcessRef process)

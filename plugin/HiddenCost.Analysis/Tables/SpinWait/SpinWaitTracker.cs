@@ -28,7 +28,8 @@ public sealed class SpinWaitTracker
     private readonly Dictionary<LockKey, LockTally> _locks = new();
     private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
     private readonly SampleIntervals _intervals = new();
-    private long _orphanStops, _unstopped, _setAsideNs, _unattributedNs, _samples;
+    private long _orphanStops, _unstopped, _implausibleDurations, _setAsideNs, _unattributedNs, _samples;
+    private readonly HashSet<List<(long Time, LockTally Lock)>> _unsortedSites = new(ReferenceEqualityComparer.Instance);
 
     /// <summary>
     /// A profile-interval event at <paramref name="t"/>: each sample weighs the interval in effect when it was taken
@@ -80,7 +81,9 @@ public sealed class SpinWaitTracker
         th.Tally.Threads.Add(threadId);
         // The spin run names the contention's call site only when it ran right up to it: across a gap in sampling
         // (another tool took the kernel logger) the thread may have done anything before it contended.
-        var site = th.Running && t - th.RunLastNs <= 2 * _intervals.At(th.RunLastNs) ? th.RunSite : null;
+        var site = th.Running && t - th.RunLastNs <= 2 * _intervals.At(th.RunLastNs) ? th.RunSite
+            : th.AcquiredSite is not null && t - th.AcquiredSiteNs <= 2 * _intervals.At(th.AcquiredSiteNs) ? th.AcquiredSite : null;
+        th.AcquiredSite = null;
         var tally = Lock(LockKey.For(process, lockId, objectId, site));
         if (objectId is > 0) tally.Object ??= objectId;
         tally.Contentions++;
@@ -103,9 +106,23 @@ public sealed class SpinWaitTracker
         }
         var open = th.Open[^1];
         th.Open.RemoveAt(th.Open.Count - 1);
-        long wait = durationNs is { } d && double.IsFinite(d) && d >= 0 ? (long)Math.Round(d) : t - open.StartNs;
+        // The runtime's own measure, unless it cannot be true: longer than the time since the ContentionStart
+        // (1 ms of leeway for the two clocks) is a corrupt value, and the events' times are used instead.
+        long measured = Math.Max(0, t - open.StartNs);
+        long wait = measured;
+        if (durationNs is { } d)
+        {
+            if (double.IsFinite(d) && d >= 0 && d <= measured + 1_000_000.0) wait = (long)Math.Round(d);
+            else _implausibleDurations++;
+        }
         open.Lock.WaitNs += wait;
         open.Lock.Touch(t);
+        // The lock was acquired: a spin inside this contention (after a wake-up) paid off.
+        if (th.Running && th.RunInside == open.Lock)
+        {
+            (th.AcquiredSite, th.AcquiredSiteNs) = (th.RunSite, th.RunLastNs);
+            EndRun(th);
+        }
     }
 
     /// <summary>A context switch away from <paramref name="oldThreadId"/> (CSwitch OldThreadWaitReason and OldThreadState).</summary>
@@ -145,6 +162,15 @@ public sealed class SpinWaitTracker
     public (Table PerLock, Table ByProcess) Build(long traceEndNs)
     {
         foreach (var th in _threads.Values) Finish(th, Math.Max(traceEndNs, th.LastSeenNs));
+        // Noted out of time order (spins inside a contention are noted when they end): sorted once, stably, for the
+        // nearest-in-time search.
+        foreach (var list in _unsortedSites)
+        {
+            var sorted = list.OrderBy(x => x.Time).ToList();
+            list.Clear();
+            list.AddRange(sorted);
+        }
+        _unsortedSites.Clear();
         foreach (var (th, run) in _unplaced) Place(th, run);
         _unplaced.Clear();
 
@@ -172,6 +198,9 @@ public sealed class SpinWaitTracker
         if (_unstopped > 0)
             yield return $"{_unstopped:N0} contentions had no ContentionStop (a timed-out wait on System.Threading.Lock, or the trace ended first): " +
                          "their wait is counted until the thread ran its own code again or the trace ended.";
+        if (_implausibleDurations > 0)
+            yield return $"{_implausibleDurations:N0} ContentionStop events gave a DurationNs longer than the time since their ContentionStart (or not a number): " +
+                         "their wait is measured from the two events' times instead.";
         if (_orphanStops > 0)
             yield return $"{_orphanStops:N0} ContentionStop events had no ContentionStart on their thread (the trace began mid-wait); their wait is not counted.";
     }
@@ -197,6 +226,7 @@ public sealed class SpinWaitTracker
     /// <summary>The thread ran ordinary code: its spin run succeeded, and it no longer waits in any contention.</summary>
     private void RanOn(ThreadSpinState th, long t)
     {
+        th.AcquiredSite = null;
         if (th.Running) EndRun(th);
         CloseUnstopped(th, t);
     }
@@ -281,10 +311,9 @@ public sealed class SpinWaitTracker
         if (!sites.TryGetValue(site, out var list)) sites[site] = list = new();
         if (list.Count > 0 && list[^1].Lock == tally && list[^1].Time == t) return;
         // Spins inside a contention are noted when they end, a little after later contentions of other threads:
-        // keep the list in time order for the nearest-in-time search.
-        int at = list.Count;
-        while (at > 0 && list[at - 1].Time > t) at--;
-        list.Insert(at, (t, tally));
+        // appended, and the list sorted once before the search (inserting in order cost threads × contentions).
+        if (list.Count > 0 && list[^1].Time > t) _unsortedSites.Add(list);
+        list.Add((t, tally));
     }
 
     private LockTally Lock(LockKey key)

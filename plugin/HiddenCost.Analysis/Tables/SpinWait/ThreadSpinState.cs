@@ -23,6 +23,13 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
     /// <summary>The runtime code paths the run's samples took (<see cref="SampleClass.RuntimePath"/>).</summary>
     public RuntimePaths RunPaths;
 
+    /// <summary>
+    /// The call site of a run that ended because its contention was acquired, and when it last spun: a contention
+    /// that starts right after it, with no own code sampled between, is named by it as a run still going would name it.
+    /// </summary>
+    public string? AcquiredSite;
+    public long AcquiredSiteNs;
+
     public readonly List<OpenContention> Open = new(2);
 
     public bool Running => RunCpuNs > 0;
