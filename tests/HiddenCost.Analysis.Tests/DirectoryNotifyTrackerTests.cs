@@ -186,6 +186,31 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void A_watchers_own_changes_through_its_other_threads_stand_ins_are_not_victims_in_memory_mode()
+    {
+        // watcher.exe predates the trace: it arms from one thread and writes from another, each a stand-in until the
+        // end rundown. sync.exe watched the directory earlier; while watcher.exe writes, only it watches.
+        var armThread = new ProcessRef(-1, long.MinValue, "Unknown") { StandIn = 11 };
+        var writeThread = new ProcessRef(-1, long.MinValue, "Unknown") { StandIn = 12 };
+        var sync = new ProcessRef(400, 0, "sync.exe");
+        foreach (bool nameFirst in new[] { true, false })
+        {
+            var t = new DirectoryNotifyTracker();
+            if (nameFirst) t.FileName(DirKey, Dir);
+            t.Arm(10, 1, DirObject, DirKey, armThread, TwoMiB);
+            t.Arm(100, 2, DirObject + 8, DirKey, sync, 4096);
+            t.Create(150, 0, 0x70, writeThread, $@"{Dir}\during", 2);    // while sync.exe watched too: a victim of it
+            t.Cleanup(200, DirObject + 8);
+            for (int i = 0; i < 5; i++) t.Create(300 + i, 0, 0x80 + (ulong)i, writeThread, $@"{Dir}\f{i}", 2);
+            if (!nameFirst) t.FileName(DirKey, Dir);
+            var (_, victims) = t.Build(p => p.StandIn is 11 or 12 ? Watcher : p);
+            Assert.AreEqual(1, victims.Rows.Count, $"name first: {nameFirst}");
+            Assert.AreEqual("watcher.exe", Cell(victims, 0, "Process"));
+            Assert.AreEqual(1L, Cell(victims, 0, "Creates"), $"name first: {nameFirst}: only the create while sync.exe watched");
+        }
+    }
+
+    [TestMethod]
     public void A_victims_faults_count_only_while_another_process_watches_its_directory()
     {
         // 2,000 processes take faults while 1,000 other watches come and go; only builder.exe touches the watched

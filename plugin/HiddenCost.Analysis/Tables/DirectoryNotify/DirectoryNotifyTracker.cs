@@ -31,6 +31,18 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<ProcessRef, List<(long Start, long Faults)>> _faultPeriods = new();
     private long _watchChangeNs = long.MinValue;
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
+    // Changes are counted by changer, directory and the processes watching it at the time, as the tracker was given
+    // them: in WPR's memory mode a process older than the trace is a stand-in per thread until the rundown at the end
+    // names it, so whether the changer was one of the watchers (not a victim of its own buffer) is decided only when
+    // the table is built, with the processes they turned out to be.
+    private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory, WatcherSet Watchers), VictimCounts> _changes = new();
+    private readonly Dictionary<ProcessRef[], WatcherSet> _watcherSets = new(WatcherSet.ContentComparer);
+    private readonly List<WatcherSet> _foundSets = new();
+    private readonly List<ProcessRef> _setBuffer = new();
+    private ProcessRef? _lastChanger;
+    private WatchedDirectory? _lastDirectory;
+    private WatcherSet? _lastWatchers;
+    private VictimCounts? _lastCounts;
     private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
     private readonly List<DeferredChange> _deferred = new();
     // Each fault or change stamps the directories it has counted, so one counted once per directory costs O(1) per
@@ -88,6 +100,7 @@ public sealed class DirectoryNotifyTracker
                 else _activeUnnamed++;
             }
             directory.ActiveWatches.Add(handle);
+            directory.Watchers = null;
         }
         handle.Arms++;
         _pendingNotify[irp] = handle;
@@ -289,15 +302,18 @@ public sealed class DirectoryNotifyTracker
     private void Resolve(Func<ProcessRef, ProcessRef> final)
     {
         foreach (var h in _allHandles) h.Process = final(h.Process);
-        var merged = new Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts>();
-        foreach (var ((process, directory), c) in _victims)
-        {
-            var key = (final(process), directory);
-            if (merged.TryGetValue(key, out var into)) into.Add(c);
-            else merged[key] = c;
-        }
         _victims.Clear();
-        foreach (var (key, c) in merged) _victims[key] = c;
+        foreach (var ((process, directory, watchers), c) in _changes)
+        {
+            var changer = final(process);
+            // A watcher's own change while only it watched (however many stand-ins it had) is nobody's victim.
+            if (!watchers.Processes.Any(w => final(w) != changer)) continue;
+            var key = (changer, directory);
+            if (_victims.TryGetValue(key, out var into)) into.Add(c);
+            else _victims[key] = c;
+        }
+        _changes.Clear();
+        _lastCounts = null;
     }
 
     private void Record(long t, FileChangeKind kind, ProcessRef process, string? path, ulong fileKey)
@@ -312,15 +328,19 @@ public sealed class DirectoryNotifyTracker
         else _overflowedChanges++;
     }
 
-    /// <summary>Counts a change once for each of <paramref name="directories"/> (those holding the file, watched at the time).</summary>
+    /// <summary>
+    /// Counts a change once for each of <paramref name="directories"/> (those holding the file, watched at the time),
+    /// with the processes then watching each (<see cref="_foundSets"/>, in the same order).
+    /// </summary>
     private void Place(long t, FileChangeKind kind, ProcessRef process, List<WatchedDirectory> directories)
     {
         long stamp = ++_countStamp;
-        foreach (var directory in directories)
+        for (int i = 0; i < directories.Count; i++)
         {
+            var directory = directories[i];
             if (directory.CountedStamp == stamp) continue; // one change, once per directory
             directory.CountedStamp = stamp;
-            var c = Counts(process, directory);
+            var c = Counts(process, directory, _foundSets[i]);
             c.Operations++;
             switch (kind)
             {
@@ -334,44 +354,73 @@ public sealed class DirectoryNotifyTracker
     private bool ActiveDirectoriesNamed() => _activeUnnamed == 0;
 
     /// <summary>
-    /// The directories holding <paramref name="path"/> with an active watch armed by <paramref name="t"/> of a process
-    /// other than <paramref name="process"/>: a watcher is not a victim of its own buffer.
+    /// The directories holding <paramref name="path"/> with an active watch armed by <paramref name="t"/>, each with
+    /// the processes watching it then (<see cref="_foundSets"/>), leaving out those only <paramref name="process"/>
+    /// itself watched: a watcher is not a victim of its own buffer.
     /// </summary>
     private List<WatchedDirectory> ActiveContaining(string path, long t, ProcessRef process)
     {
         _found.Clear();
+        _foundSets.Clear();
         _activeByName.Containing(path, _found);
-        // A create is counted when it completes, a little after it began: a watch armed in between did not see it.
         int kept = 0;
         for (int i = 0; i < _found.Count; i++)
-            if (ArmedByAnother(_found[i], t, process)) _found[kept++] = _found[i];
+        {
+            var directory = _found[i];
+            if (WatchersAt(directory, t) is not { } set || set.IsOnly(process)) continue;
+            _found[kept++] = directory;
+            _foundSets.Add(set);
+        }
         _found.RemoveRange(kept, _found.Count - kept);
         return _found;
     }
 
-    private static bool ArmedByAnother(WatchedDirectory directory, long t, ProcessRef process)
+    /// <summary>
+    /// The processes with a watch on <paramref name="directory"/> armed by <paramref name="t"/> (a create is counted
+    /// when it completes, a little after it began: a watch armed in between did not see it), or null for none.
+    /// </summary>
+    private WatcherSet? WatchersAt(WatchedDirectory directory, long t)
     {
+        bool allArmed = true;
+        foreach (var watch in directory.ActiveWatches) allArmed &= watch.FirstArmNs <= t;
+        if (allArmed && directory.Watchers is { } cached) return cached;
+        _setBuffer.Clear();
         foreach (var watch in directory.ActiveWatches)
-            if (watch.FirstArmNs <= t && watch.Process != process) return true;
-        return false;
+            if (watch.FirstArmNs <= t && !_setBuffer.Contains(watch.Process)) _setBuffer.Add(watch.Process);
+        var set = Intern(_setBuffer);
+        if (allArmed) directory.Watchers = set;
+        return set;
+    }
+
+    /// <summary>One instance per set of processes (in the order given), so counts keyed by it merge.</summary>
+    private WatcherSet? Intern(List<ProcessRef> processes)
+    {
+        if (processes.Count == 0) return null;
+        var key = processes.ToArray();
+        if (!_watcherSets.TryGetValue(key, out var set)) _watcherSets[key] = set = new WatcherSet(key);
+        return set;
     }
 
     /// <summary>
-    /// The directories in <paramref name="index"/> holding <paramref name="path"/> that a process other than
-    /// <paramref name="process"/> watched at <paramref name="t"/>.
+    /// The directories in <paramref name="index"/> holding <paramref name="path"/> that were watched at
+    /// <paramref name="t"/>, each with the processes watching it then (<see cref="_foundSets"/>), leaving out those
+    /// only <paramref name="process"/> itself watched.
     /// </summary>
     private List<WatchedDirectory> Containing(DirectoryIndex<WatchedPeriods> index, string path, long t, ProcessRef process)
     {
         _foundPeriods.Clear();
         index.Containing(path, _foundPeriods);
         _found.Clear();
+        _foundSets.Clear();
         foreach (var (directory, watchers) in _foundPeriods)
+        {
+            _setBuffer.Clear();
             foreach (var (watcher, periods) in watchers)
-                if (watcher != process && periods.Covers(t))
-                {
-                    _found.Add(directory);
-                    break;
-                }
+                if (periods.Covers(t)) _setBuffer.Add(watcher);
+            if (Intern(_setBuffer) is not { } set || set.IsOnly(process)) continue;
+            _found.Add(directory);
+            _foundSets.Add(set);
+        }
         return _found;
     }
 
@@ -391,9 +440,14 @@ public sealed class DirectoryNotifyTracker
 
     private static WatchPeriods Periods(IEnumerable<WatchHandle> watches) => new(watches.Select(h => (h.FirstArmNs, h.EndNs)));
 
-    private VictimCounts Counts(ProcessRef process, WatchedDirectory directory)
+    private VictimCounts Counts(ProcessRef process, WatchedDirectory directory, WatcherSet watchers)
     {
-        if (!_victims.TryGetValue((process, directory), out var c)) _victims[(process, directory)] = c = new VictimCounts();
+        // A storm is one process changing one directory over and over: the last counts found answer most changes.
+        if (_lastCounts is { } last && ReferenceEquals(_lastChanger, process) && ReferenceEquals(_lastDirectory, directory)
+            && ReferenceEquals(_lastWatchers, watchers))
+            return last;
+        if (!_changes.TryGetValue((process, directory, watchers), out var c)) _changes[(process, directory, watchers)] = c = new VictimCounts();
+        (_lastChanger, _lastDirectory, _lastWatchers, _lastCounts) = (process, directory, watchers, c);
         return c;
     }
 
@@ -408,6 +462,7 @@ public sealed class DirectoryNotifyTracker
         _active.Remove(handle);
         var directory = handle.Directory;
         directory.ActiveWatches.Remove(handle);
+        directory.Watchers = null;
         if (directory.ActiveWatches.Count > 0) return;
         if (NameOf(directory) is { } name) _activeByName.Remove(name, directory);
         else _activeUnnamed--;
@@ -429,6 +484,9 @@ public sealed class DirectoryNotifyTracker
 
         /// <summary>Its watches still active.</summary>
         public readonly List<WatchHandle> ActiveWatches = new(1);
+
+        /// <summary>The processes of <see cref="ActiveWatches"/>, once asked; cleared when a watch starts or ends.</summary>
+        public WatcherSet? Watchers;
     }
 
     private sealed class WatchHandle(ulong fileObject, WatchedDirectory directory, ProcessRef process, long bufferBytes, long firstArmNs)
@@ -441,6 +499,28 @@ public sealed class DirectoryNotifyTracker
         public long EndNs = long.MaxValue;
         public long LastCompletionNs = -1;
         public long Arms, Completions, Overflows, BytesReturned, DataCompletions, LargestBatch;
+    }
+
+    /// <summary>The processes watching a directory at some time, as the tracker was given them (one instance per set).</summary>
+    private sealed class WatcherSet(ProcessRef[] processes)
+    {
+        public ProcessRef[] Processes { get; } = processes;
+
+        public bool IsOnly(ProcessRef process) => Processes.Length == 1 && Processes[0] == process;
+
+        public static readonly IEqualityComparer<ProcessRef[]> ContentComparer = new Content();
+
+        private sealed class Content : IEqualityComparer<ProcessRef[]>
+        {
+            public bool Equals(ProcessRef[]? a, ProcessRef[]? b) => a is not null && b is not null && a.AsSpan().SequenceEqual(b);
+
+            public int GetHashCode(ProcessRef[] set)
+            {
+                var hash = new HashCode();
+                foreach (var p in set) hash.Add(p);
+                return hash.ToHashCode();
+            }
+        }
     }
 
     /// <summary>A watched directory and when each process watched it.</summary>
