@@ -43,19 +43,36 @@ public sealed class CliRunner
         return null;
     }
 
-    /// <summary>The full path with symbolic links resolved, so two spellings of one file compare equal.</summary>
+    /// <summary>
+    /// The full path with every symbolic link along it resolved (the file's and its folders'), so two spellings of
+    /// one file compare equal. A hard link is another name for the file that no path comparison can tell.
+    /// </summary>
     private static string Canonical(string path)
     {
         try
         {
-            var full = Path.GetFullPath(path);
-            var info = new FileInfo(full);
-            return info.Exists && info.ResolveLinkTarget(returnFinalTarget: true) is { } target ? target.FullName : full;
+            return Resolve(Path.GetFullPath(path), depth: 0);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
             return path;
         }
+    }
+
+    private static string Resolve(string full, int depth)
+    {
+        const int MaxLinks = 40; // as the kernel's own limit: a loop of links ends here
+        var root = Path.GetPathRoot(full) ?? "";
+        var current = root;
+        foreach (var part in full[root.Length..].Split(Path.DirectorySeparatorChar, StringSplitOptions.RemoveEmptyEntries))
+        {
+            var next = Path.Combine(current, part);
+            FileSystemInfo info = Directory.Exists(next) ? new DirectoryInfo(next) : new FileInfo(next);
+            if (info.Exists && info.LinkTarget is not null && depth < MaxLinks && info.ResolveLinkTarget(returnFinalTarget: true) is { } target)
+                next = Resolve(Path.GetFullPath(target.FullName), depth + 1);
+            current = next;
+        }
+        return current;
     }
 
     /// <returns>

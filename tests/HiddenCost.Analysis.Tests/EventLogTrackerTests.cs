@@ -391,6 +391,52 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void A_running_query_of_an_unnamed_host_beats_this_hosts_query_that_has_ended()
+    {
+        // agent.exe's query, served by this WmiPrvSE (event 12), ends (event 13) after two renders; mgmtagent.exe's
+        // query then runs with no event 12 naming its host: the next three renders are mgmtagent.exe's.
+        var s = ReaderScript();
+        s.Tracker.WmiOperationStart(s.Now - 100_000, NtLogQuery, Agent, groupOperationId: 1, operationId: 11);
+        s.Tracker.WmiProviderInfo(1, WmiHost);
+        for (int g = 2; g < 70_000; g++) s.Tracker.WmiProviderInfo((uint)g, 9000);    // other operations' hosts
+        for (int i = 0; i < 2; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Tracker.WmiOperationEnd(s.Now, 11);
+        s.Tracker.WmiOperationStart(s.Now + 10, NtLogQuery2, Manager, groupOperationId: 900_000, operationId: 12);
+        s.Now += 100;
+        for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        long Renders(string behalf) => Enumerable.Range(0, table.Rows.Count).Where(r => (string?)Cell(table, r, "On Behalf Of") == behalf)
+            .Sum(r => (long)Cell(table, r, "Renders")!);
+        Assert.AreEqual(2L, Renders("agent.exe"));
+        Assert.AreEqual(3L, Renders("mgmtagent.exe"));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Concurrent_readers_answered_out_of_order_with_late_service_stops_are_paired_each_with_its_own()
+    {
+        // agent.exe and reader.exe render at once; the service takes the agent's request first but answers the
+        // reader's first, and each service call logs its stop just after its client is back.
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.RpcCallStart(1_000_000, 1, Agent, AgentThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(1_001_000, 2, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(1_009_000, 0, ServiceThread, 0);
+        t.RpcCallStart(1_010_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(1_010_500, 3, ServiceThread2, 0);
+        t.RpcCallStart(1_011_000, 3, ServicePid, ServiceThread2, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStop(1_500_000, 2, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStop(1_500_500, 0, ServicePid, ServiceThread, RpcSide.Server);
+        t.RpcCallStop(2_000_000, 1, Agent, AgentThread, RpcSide.Client);
+        t.RpcCallStop(2_000_500, 3, ServicePid, ServiceThread2, RpcSide.Server);
+        var table = t.Build(3_000_000);
+        Assert.AreEqual(2, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(",", r))));
+        Assert.AreEqual(0.4905, (double)Cell(table, Row(table, "reader.exe", "Unknown"), "Service CPU (ms)")!, 1e-9);
+        Assert.AreEqual(0.9895, (double)Cell(table, Row(table, "agent.exe", "Unknown"), "Service CPU (ms)")!, 1e-9);
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("no matching call") || n.Contains("matched no client")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void A_render_belongs_to_the_log_of_the_same_client_threads_most_recent_query()
     {
         var s = ReaderScript();

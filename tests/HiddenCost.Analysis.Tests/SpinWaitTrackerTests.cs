@@ -78,6 +78,27 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void A_new_spin_after_an_acquisition_forgets_the_acquisitions_call_site()
+    {
+        // Acquired in Cache.Get's contention, then spun in Log.Write and blocked: the next contention is not Cache.Get's.
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        t.ContentionStart(10 * Ms, Shop, 101);
+        Samples(t, 101, 20, 2, Spin("App.Cache.Get"));
+        t.ContentionStop(21 * Ms + Ms / 2, Shop, 101);
+        t.Sample(22 * Ms, Shop, 101, Spin("App.Log.Write"));
+        t.ContextSwitch(22 * Ms + Ms / 5, Shop, 101, waitReason: 6, oldState: 5); // UserRequest, Waiting: a lock wait
+        t.ContentionStart(22 * Ms + 4 * Ms / 5, Shop, 101);
+        t.ContentionStop(30 * Ms, Shop, 101);
+        t.Sample(31 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(2L, Enumerable.Range(0, locks.Rows.Count).Sum(r => (long)Cell(locks, r, "Contentions")!));
+        Assert.IsFalse(Enumerable.Range(0, locks.Rows.Count).Any(r => (string?)Cell(locks, r, "Call Site") == "App.Cache.Get"),
+            "neither contention is Cache.Get's: the first has no spin before it, the second followed Log.Write's");
+        Assert.AreEqual(1.0, (double)Cell(locks, RowWhere(locks, "Call Site", "App.Log.Write"), "Wasted Spin CPU (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
     public void A_duration_longer_than_the_wait_between_the_events_is_replaced_by_it_and_noted()
     {
         var t = new SpinWaitTracker();

@@ -85,6 +85,11 @@ public sealed class CliRunnerTests
             var link = Path.Combine(dir.FullName, "link.etl");
             File.CreateSymbolicLink(link, trace);
             Assert.AreEqual(trace, CliRunner.OutputIsATrace(link, new[] { trace }), "a link to the trace is the trace");
+            var linkedFolder = Path.Combine(dir.FullName, "folder-link");
+            Directory.CreateSymbolicLink(linkedFolder, dir.FullName);
+            Assert.AreEqual(trace, CliRunner.OutputIsATrace(Path.Combine(linkedFolder, "x.etl"), new[] { trace }), "the trace through a linked folder is the trace");
+            Assert.AreEqual(Path.Combine(linkedFolder, "link.etl"), CliRunner.OutputIsATrace(trace, new[] { Path.Combine(linkedFolder, "link.etl") }),
+                "and the other way round");
         }
         finally
         {

@@ -77,6 +77,28 @@ internal sealed class Even6CallMatcher
             Unlink(peer, server);
             finished(peer, null);
         }
+        else if (server.Peer is { IsOpen: true } waiting && Returned(server) is { } back)
+        {
+            // A client already back, whose own guessed server call still runs, returned just before this one
+            // stopped: this call is most likely its, and its running call the waiting client's (concurrent readers
+            // answered out of order). The two trade, as Repair trades when the stops come the other way round.
+            _returned.Remove(back);
+            var running = back.Peer!;
+            if (waiting.CanBeServedBy(running))
+            {
+                Even6Call.Link(waiting, running);
+                running.GuessedPeer = true;
+            }
+            else
+            {
+                Unlink(waiting, running);
+                AddUnmatched(running);
+            }
+            Even6Call.Link(back, server);
+            server.GuessedPeer = true;
+            finished(back, server);
+            return;
+        }
         Expire(server.StopNs, finished);
         if (server.Peer is not null) return; // counted when its client returns
         // Searched from the end: the call stopping is almost always one of the latest to start, and calls whose stop
@@ -125,6 +147,16 @@ internal sealed class Even6CallMatcher
             AddUnmatched(server);
             finished(client, null);
         }
+    }
+
+    /// <summary>A client back within the skew before <paramref name="server"/> stopped that it may have served (the latest back).</summary>
+    private Even6Call? Returned(Even6Call server)
+    {
+        Even6Call? best = null;
+        foreach (var client in _returned)
+            if (client.CanBeServedBy(server) && server.StopNs - client.StopNs <= StopSkewNs && (best is null || client.StopNs > best.StopNs))
+                best = client;
+        return best;
     }
 
     private static void Unlink(Even6Call client, Even6Call server)

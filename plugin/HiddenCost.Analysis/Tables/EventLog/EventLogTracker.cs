@@ -14,7 +14,6 @@ public sealed class EventLogTracker
     /// <summary>RPC calls open on one thread beyond this depth mean stop events were lost; the oldest go.</summary>
     private const int MaxOpenRpcPerThread = 32;
     private const int MaxActiveWmiQueries = 256;
-    private const int MaxWmiGroups = 1 << 16;
 
     private readonly Dictionary<int, ProcessRef> _processes = new();
     private readonly Dictionary<int, ProcessRef> _services = new();
@@ -31,7 +30,6 @@ public sealed class EventLogTracker
     private readonly HashSet<ulong> _otherFiles = new();
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
     private readonly List<WmiQuery> _wmiQueries = new();
-    private readonly Dictionary<uint, int> _wmiHostOfGroup = new();
     private readonly List<(ProcessRef Process, long Time)> _legacyClients = new();
     private readonly Action<Even6Call, Even6Call?> _finished;
     private readonly Func<int, long, ProcessRef>? _processAt;
@@ -181,12 +179,16 @@ public sealed class EventLogTracker
         _wmiQueries.Add(new WmiQuery(t, Identity(clientPid, t), WmiEventLogQuery.QueryText(operation), groupOperationId, operationId));
     }
 
-    /// <summary>WMI-Activity event 12: the group operation <paramref name="groupOperationId"/> is served by the provider host <paramref name="hostId"/>.</summary>
+    /// <summary>
+    /// WMI-Activity event 12: the group operation <paramref name="groupOperationId"/> is served by the provider host
+    /// <paramref name="hostId"/>; the remembered Win32_NTLogEvent queries of that group take it (it follows their event 11).
+    /// </summary>
     public void WmiProviderInfo(uint groupOperationId, int hostId)
     {
         _wmiEvents++;
         if (groupOperationId == 0 || hostId <= 0) return;
-        if (_wmiHostOfGroup.Count < MaxWmiGroups || _wmiHostOfGroup.ContainsKey(groupOperationId)) _wmiHostOfGroup[groupOperationId] = hostId;
+        foreach (var q in _wmiQueries)
+            if (q.GroupOperationId == groupOperationId) q.HostId = hostId;
     }
 
     /// <summary>WMI-Activity event 13: the operation <paramref name="operationId"/> ended.</summary>
@@ -260,39 +262,29 @@ public sealed class EventLogTracker
 
     /// <summary>
     /// The Win32_NTLogEvent query a call from process <paramref name="pid"/> at <paramref name="t"/> serves, if it is a
-    /// provider host. Among the queries started before it that event 12 says this host serves (else, when none, those
-    /// whose host the trace does not name; never one another host serves): the latest still running (event 13 not
-    /// yet come), else the latest. Ambiguous when more than one of them was running.
+    /// provider host, among the queries started before it that this host serves by event 12 or whose host the trace
+    /// does not name (never one another host serves): the latest still running (event 13 not yet come) of this host's,
+    /// else of the unnamed ones; when none runs, the latest of this host's, else of the unnamed. Ambiguous when more
+    /// than one of them was running.
     /// </summary>
     private (WmiQuery? Query, bool Ambiguous) WmiQueryServedBy(int pid, long t)
     {
-        var own = new Candidates();
-        var unnamed = new Candidates();
+        WmiQuery? ownRunning = null, unnamedRunning = null, ownLatest = null, unnamedLatest = null;
+        int running = 0;
         for (int i = _wmiQueries.Count - 1; i >= 0; i--)
         {
             var q = _wmiQueries[i];
-            if (q.StartNs > t) continue;
-            if (!_wmiHostOfGroup.TryGetValue(q.GroupOperationId, out int host)) unnamed.Add(q, t);
-            else if (host == pid) own.Add(q, t);
-            if (own.Running > 1) break; // this host's own queries decide, and they are already ambiguous
+            if (q.StartNs > t || (q.HostId != 0 && q.HostId != pid)) continue;
+            bool own = q.HostId == pid;
+            if (own) ownLatest ??= q;
+            else unnamedLatest ??= q;
+            if (q.EndNs <= t) continue;
+            running++;
+            if (own) ownRunning ??= q;
+            else unnamedRunning ??= q;
+            if (running > 1 && ownRunning is not null) break; // the choice and the ambiguity are known
         }
-        var chosen = own.Latest is not null ? own : unnamed;
-        return (chosen.LatestRunning ?? chosen.Latest, chosen.Running > 1);
-    }
-
-    private struct Candidates
-    {
-        public WmiQuery? Latest, LatestRunning;
-        public int Running;
-
-        /// <summary>Queries come latest first.</summary>
-        public void Add(WmiQuery q, long t)
-        {
-            Latest ??= q;
-            if (q.EndNs <= t) return;
-            LatestRunning ??= q;
-            Running++;
-        }
+        return (ownRunning ?? unnamedRunning ?? ownLatest ?? unnamedLatest, running > 1);
     }
 
     /// <summary>A finished call (client with its server, client alone, or server alone) goes into its row.</summary>
@@ -391,5 +383,8 @@ public sealed class EventLogTracker
         public uint GroupOperationId { get; } = groupOperationId;
         public uint OperationId { get; } = operationId;
         public long EndNs { get; set; } = long.MaxValue;
+
+        /// <summary>The provider host serving it (WMI-Activity event 12 of its group), or 0 while none is named.</summary>
+        public int HostId { get; set; }
     }
 }

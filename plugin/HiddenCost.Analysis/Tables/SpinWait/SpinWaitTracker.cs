@@ -212,6 +212,7 @@ public sealed class SpinWaitTracker
             EndRun(th);
         if (!th.Running)
         {
+            th.AcquiredSite = null; // a new spin: the acquisition before it names no later contention
             th.RunStartNs = t;
             th.RunInside = th.Open.Count > 0 ? th.Open[^1].Lock : null;
         }
