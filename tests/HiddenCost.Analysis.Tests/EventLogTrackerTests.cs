@@ -17,6 +17,9 @@ public sealed class EventLogTrackerTests
     private static int Row(Table t, string process, string log) =>
         Enumerable.Range(0, t.Rows.Count).Single(r => (string?)Cell(t, r, "Process") == process && (string?)Cell(t, r, "Log") == log);
 
+    private static long RendersOnBehalfOf(Table t, string client) =>
+        Enumerable.Range(0, t.Rows.Count).Where(r => (string?)Cell(t, r, "On Behalf Of") == client).Sum(r => (long)Cell(t, r, "Renders")!);
+
     private static EventLogScript ReaderScript() => new EventLogScript().WithProcesses((Reader, "reader.exe"), (Agent, "agent.exe"),
         (WmiHost, "WmiPrvSE.exe"), (Manager, "mgmtagent.exe"));
 
@@ -383,10 +386,8 @@ public sealed class EventLogTrackerTests
         s.Tracker.WmiOperationEnd(s.Now - 10_000, 22);
         for (int i = 0; i < 5; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = s.Tracker.Build(s.Now);
-        long Renders(string behalf) => Enumerable.Range(0, table.Rows.Count).Where(r => (string?)Cell(table, r, "On Behalf Of") == behalf)
-            .Sum(r => (long)Cell(table, r, "Renders")!);
-        Assert.AreEqual(8L, Renders("agent.exe"));
-        Assert.AreEqual(2L, Renders("mgmtagent.exe"));
+        Assert.AreEqual(8L, RendersOnBehalfOf(table, "agent.exe"));
+        Assert.AreEqual(2L, RendersOnBehalfOf(table, "mgmtagent.exe"));
         Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 calls came from a WMI provider host while more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
     }
 
@@ -405,10 +406,8 @@ public sealed class EventLogTrackerTests
         s.Now += 100;
         for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = s.Tracker.Build(s.Now);
-        long Renders(string behalf) => Enumerable.Range(0, table.Rows.Count).Where(r => (string?)Cell(table, r, "On Behalf Of") == behalf)
-            .Sum(r => (long)Cell(table, r, "Renders")!);
-        Assert.AreEqual(2L, Renders("agent.exe"));
-        Assert.AreEqual(3L, Renders("mgmtagent.exe"));
+        Assert.AreEqual(2L, RendersOnBehalfOf(table, "agent.exe"));
+        Assert.AreEqual(3L, RendersOnBehalfOf(table, "mgmtagent.exe"));
         Assert.IsFalse(table.Notes.Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
     }
 
