@@ -70,6 +70,17 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Building_the_tables_again_gives_the_same_tables()
+    {
+        var t = Storm(10);
+        string Render((HiddenCost.Analysis.Model.Table Buffers, HiddenCost.Analysis.Model.Table Victims) tables) =>
+            string.Join("\n", tables.Buffers.Rows.Concat(tables.Victims.Rows).Select(r => string.Join(" | ", r)));
+        var first = Render(t.Build());
+        Assert.AreEqual(first, Render(t.Build()));
+        StringAssert.Contains(first, "builder.exe");
+    }
+
+    [TestMethod]
     public void Right_sized_16_KiB_watcher_gets_no_recommendation()
     {
         var (buffers, _) = Storm(10, buffer: 16 * 1024).Build();

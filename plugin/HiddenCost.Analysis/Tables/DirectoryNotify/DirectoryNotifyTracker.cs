@@ -302,6 +302,7 @@ public sealed class DirectoryNotifyTracker
     private void Resolve(Func<ProcessRef, ProcessRef> final)
     {
         foreach (var h in _allHandles) h.Process = final(h.Process);
+        // Built afresh from the changes (which stay as counted), so the table can be built again alike.
         _victims.Clear();
         foreach (var ((process, directory, watchers), c) in _changes)
         {
@@ -309,11 +310,9 @@ public sealed class DirectoryNotifyTracker
             // A watcher's own change while only it watched (however many stand-ins it had) is nobody's victim.
             if (!watchers.Processes.Any(w => final(w) != changer)) continue;
             var key = (changer, directory);
-            if (_victims.TryGetValue(key, out var into)) into.Add(c);
-            else _victims[key] = c;
+            if (!_victims.TryGetValue(key, out var into)) _victims[key] = into = new VictimCounts();
+            into.Add(c);
         }
-        _changes.Clear();
-        _lastCounts = null;
     }
 
     private void Record(long t, FileChangeKind kind, ProcessRef process, string? path, ulong fileKey)
