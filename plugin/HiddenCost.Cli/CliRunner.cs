@@ -44,14 +44,15 @@ public sealed class CliRunner
     }
 
     /// <summary>
-    /// The full path with every symbolic link along it resolved (the file's and its folders'), so two spellings of
-    /// one file compare equal. A hard link is another name for the file that no path comparison can tell.
+    /// The full path with every symbolic link along it resolved (the file's and its folders'), as the system resolves
+    /// it — a `..` after a link goes up from where the link points — so two spellings of one file compare equal. A hard
+    /// link is another name for the file that no path comparison can tell.
     /// </summary>
     private static string Canonical(string path)
     {
         try
         {
-            return Resolve(Path.GetFullPath(path), depth: 0);
+            return Resolve(Path.IsPathRooted(path) ? path : Path.Combine(Directory.GetCurrentDirectory(), path), depth: 0);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
@@ -59,17 +60,25 @@ public sealed class CliRunner
         }
     }
 
-    private static string Resolve(string full, int depth)
+    /// <summary>Resolves <paramref name="path"/> part by part, each part against the real folder the ones before it lead to.</summary>
+    private static string Resolve(string path, int depth)
     {
         const int MaxLinks = 40; // as the kernel's own limit: a loop of links ends here
-        var root = Path.GetPathRoot(full) ?? "";
+        if (depth > MaxLinks) throw new IOException("too many levels of symbolic links");
+        var root = Path.GetPathRoot(path) ?? "";
         var current = root;
-        foreach (var part in full[root.Length..].Split(Path.DirectorySeparatorChar, StringSplitOptions.RemoveEmptyEntries))
+        foreach (var part in path[root.Length..].Split([Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar], StringSplitOptions.RemoveEmptyEntries))
         {
+            if (part == ".") continue;
+            if (part == "..")
+            {
+                current = Path.GetDirectoryName(current) ?? current; // the root's parent is the root
+                continue;
+            }
             var next = Path.Combine(current, part);
             FileSystemInfo info = Directory.Exists(next) ? new DirectoryInfo(next) : new FileInfo(next);
-            if (info.Exists && info.LinkTarget is not null && depth < MaxLinks && info.ResolveLinkTarget(returnFinalTarget: true) is { } target)
-                next = Resolve(Path.GetFullPath(target.FullName), depth + 1);
+            if (info.LinkTarget is { } target)
+                next = Resolve(Path.IsPathRooted(target) ? target : Path.Combine(current, target), depth + 1);
             current = next;
         }
         return current;

@@ -436,6 +436,30 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void A_service_call_that_started_after_a_client_was_back_is_never_traded_to_it()
+    {
+        // reader.exe is back (1,000 ns) while its service call R still runs; S starts after that (1,010) for agent.exe
+        // and stops within the skew: S is agent.exe's, and R, stopping within the skew too, reader.exe's.
+        const long T0 = 1_000_000;
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.RpcCallStart(T0, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(T0 + 5, 0, ServiceThread, 0);
+        t.RpcCallStart(T0 + 10, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStart(T0 + 500, 2, Agent, AgentThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStop(T0 + 1_000, 1, Reader, ReaderThread, RpcSide.Client);
+        t.ContextSwitch(T0 + 1_005, 3, ServiceThread2, 0);
+        t.RpcCallStart(T0 + 1_010, 3, ServicePid, ServiceThread2, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStop(T0 + 1_050, 3, ServicePid, ServiceThread2, RpcSide.Server);
+        t.RpcCallStop(T0 + 2_000, 2, Agent, AgentThread, RpcSide.Client);
+        t.RpcCallStop(T0 + 3_000, 0, ServicePid, ServiceThread, RpcSide.Server);
+        var table = t.Build(T0 + 4_000);
+        Assert.AreEqual(2, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(",", r))));
+        Assert.AreEqual(0.00299, (double)Cell(table, Row(table, "reader.exe", "Unknown"), "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(0.00004, (double)Cell(table, Row(table, "agent.exe", "Unknown"), "Service CPU (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
     public void A_render_belongs_to_the_log_of_the_same_client_threads_most_recent_query()
     {
         var s = ReaderScript();

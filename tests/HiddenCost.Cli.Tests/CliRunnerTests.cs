@@ -90,6 +90,22 @@ public sealed class CliRunnerTests
             Assert.AreEqual(trace, CliRunner.OutputIsATrace(Path.Combine(linkedFolder, "x.etl"), new[] { trace }), "the trace through a linked folder is the trace");
             Assert.AreEqual(Path.Combine(linkedFolder, "link.etl"), CliRunner.OutputIsATrace(trace, new[] { Path.Combine(linkedFolder, "link.etl") }),
                 "and the other way round");
+            // A `..` after a link goes up from where the link points: r/dl -> x/y, so r/dl/../t.etl is x/t.etl, and so is
+            // r/L, a link to the relative dl/../t.etl.
+            var x = Directory.CreateDirectory(Path.Combine(dir.FullName, "x"));
+            Directory.CreateDirectory(Path.Combine(x.FullName, "y"));
+            var inX = Path.Combine(x.FullName, "t.etl");
+            File.WriteAllBytes(inX, [4, 5, 6]);
+            var r = Directory.CreateDirectory(Path.Combine(dir.FullName, "r"));
+            Directory.CreateSymbolicLink(Path.Combine(r.FullName, "dl"), Path.Combine(x.FullName, "y"));
+            File.CreateSymbolicLink(Path.Combine(r.FullName, "L"), Path.Combine("dl", "..", "t.etl"));
+            Assert.AreEqual(inX, CliRunner.OutputIsATrace(Path.Combine(r.FullName, "dl", "..", "t.etl"), new[] { inX }));
+            Assert.AreEqual(inX, CliRunner.OutputIsATrace(Path.Combine(r.FullName, "L"), new[] { inX }));
+            Assert.IsNull(CliRunner.OutputIsATrace(Path.Combine(r.FullName, "t.etl"), new[] { inX }), "r/t.etl is another file");
+            // A loop of links is no answer, and no hang.
+            File.CreateSymbolicLink(Path.Combine(dir.FullName, "c1"), Path.Combine(dir.FullName, "c2"));
+            File.CreateSymbolicLink(Path.Combine(dir.FullName, "c2"), Path.Combine(dir.FullName, "c1"));
+            Assert.IsNull(CliRunner.OutputIsATrace(Path.Combine(dir.FullName, "c1"), new[] { inX }));
         }
         finally
         {

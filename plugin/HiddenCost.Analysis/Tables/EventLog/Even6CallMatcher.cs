@@ -154,7 +154,9 @@ internal sealed class Even6CallMatcher
     {
         Even6Call? best = null;
         foreach (var client in _returned)
-            if (client.CanBeServedBy(server) && server.StopNs - client.StopNs <= StopSkewNs && (best is null || client.StopNs > best.StopNs))
+            // It must have started before the client was back, and stopped within the skew after.
+            if (client.CanBeServedBy(server) && server.StartNs <= client.StopNs && server.StopNs - client.StopNs <= StopSkewNs
+                && (best is null || client.StopNs > best.StopNs))
                 best = client;
         return best;
     }
