@@ -238,12 +238,9 @@ public sealed class DirectoryNotifyTracker
         Resolve(final);
         CountFaults(final, WatchersByDirectory());
 
-        var watchersByDirectory = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Select(h => h.Process).ToHashSet());
         var watcherCount = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => (long)g.Select(h => (h.Process, h.BufferBytes)).Distinct().Count());
+        // Every victim's changes were seen by another process's watch (Resolve kept only those).
         var victimsByDirectory = _victims
-            // A victim is any process other than a watcher whose buffer its changes fill: a watcher is a victim of the
-            // other watchers of the same directory, never of itself alone.
-            .Where(v => v.Value.Operations > 0 && watchersByDirectory[v.Key.Directory].Any(w => w != v.Key.Process))
             .GroupBy(v => v.Key.Directory)
             .ToDictionary(g => g.Key, g => g.ToArray());
 
