@@ -161,7 +161,16 @@ public sealed class CliRunnerTests
     {
         var path = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");
         var (_, output, _) = Run(new[] { path }, new[] { "Trace Info" }, OutputFormat.Text);
-        StringAssert.Contains(output, "## Trace Info (1 rows)");
+        StringAssert.Contains(output, "## Trace Info (1 row)");
         StringAssert.Contains(output, "Session Name                 PerfDiag Logger");
+    }
+
+    [TestMethod]
+    public void Table_headings_count_rows_in_the_singular_for_one_and_with_separators_for_thousands()
+    {
+        Assert.AreEqual("0 rows", CellFormatter.RowCount(0));
+        Assert.AreEqual("1 row", CellFormatter.RowCount(1));
+        Assert.AreEqual("2 rows", CellFormatter.RowCount(2));
+        Assert.AreEqual("8,192 rows", CellFormatter.RowCount(8192));
     }
 }

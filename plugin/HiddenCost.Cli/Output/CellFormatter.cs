@@ -24,6 +24,10 @@ public static class CellFormatter
         _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
     };
 
+    /// <summary>A table's size in its heading: "1 row", "8,192 rows".</summary>
+    public static string RowCount(int count) =>
+        count == 1 ? "1 row" : count.ToString("N0", CultureInfo.InvariantCulture) + " rows";
+
     /// <summary>Raw invariant text for CSV: numbers unformatted, timestamps in ns.</summary>
     public static string Raw(object? value) => value switch
     {

@@ -14,7 +14,7 @@ public static class ConsoleTableWriter
         foreach (var table in tables)
         {
             console.WriteLine();
-            console.MarkupLine($"[bold]{Markup.Escape(table.Spec.Name)}[/] [grey]({table.Rows.Count} rows)[/]");
+            console.MarkupLine($"[bold]{Markup.Escape(table.Spec.Name)}[/] [grey]({CellFormatter.RowCount(table.Rows.Count)})[/]");
             foreach (var note in table.Notes) console.MarkupLine($"[yellow]note:[/] {Markup.Escape(note)}");
             if (table.Rows.Count == 0) continue;
             var columns = table.Spec.Columns;

@@ -16,7 +16,7 @@ public static class PlainTextWriter
         foreach (var table in tables)
         {
             w.WriteLine();
-            w.WriteLine($"## {table.Spec.Name} ({table.Rows.Count} rows)");
+            w.WriteLine($"## {table.Spec.Name} ({CellFormatter.RowCount(table.Rows.Count)})");
             foreach (var note in table.Notes) w.WriteLine($"note: {note}");
             if (table.Rows.Count == 1) WriteVertical(w, table);
             else if (table.Rows.Count > 1) WriteGrid(w, table);
