@@ -76,19 +76,42 @@ public static class EventNames
         [new("b3e675d7-2554-4f18-830b-2762732560de")] = "KernelTraceControl",
         [new("28ad2447-105b-4fe2-9599-e59b2aa9a634")] = "KernelTraceControl",
         [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = "KernelTraceControl",
+        [new("9b79ee91-b5fd-41c0-a243-4248e266e9d0")] = "KernelTraceControl",
+        [new("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc")] = "PerfInfo",
         [new("2cb15d1d-5fc1-11d2-abe1-00a0c911f518")] = "Image",
         [new("b675ec37-bdb6-4648-bc92-f3fdc74d3ca2")] = "Microsoft-Windows-Kernel-EventTracing",
         [new("2a576b87-09a7-520e-c21a-4942f0271d67")] = "Microsoft-Antimalware-Scan-Interface",
     };
 
-    /// <summary>KernelTraceControl's classic ImageID task: opcodes by SymbolTraceEventParser.cs.</summary>
+    /// <summary>
+    /// Classic tasks' opcodes: KernelTraceControl's ImageID task by SymbolTraceEventParser.cs, SystemConfigEx and
+    /// PerfInfo's Mark by KernelTraceEventParser.cs, MetaData by the opcodes the trace's own schema events carry.
+    /// </summary>
     private static readonly Dictionary<int, string> ImageIdOpcodes = new()
     {
         [0x00] = "ImageID", [0x20] = "None", [0x24] = "DbgID_RSDS", [0x25] = "DbgID_ILRSDS",
         [0x26] = "DbgID_PPDB", [0x28] = "DbgDeterm", [0x40] = "FileVersion",
     };
 
-    private static readonly Guid ImageIdTask = new("b3e675d7-2554-4f18-830b-2762732560de");
+    /// <summary>SystemConfigEx, which KernelTraceControl adds at merge (WPR's BuildInfo and VolumeMapping custom events).</summary>
+    private static readonly Dictionary<int, string> SystemConfigExOpcodes = new()
+    {
+        [32] = "BuildInfo", [33] = "SystemPaths", [34] = "UnknownVolume", [35] = "VolumeMapping",
+    };
+
+    /// <summary>MetaData: the TDH schemas of manifest events, embedded at merge.</summary>
+    private static readonly Dictionary<int, string> MetaDataOpcodes = new() { [32] = "EventInfo", [33] = "EventMapInfo" };
+
+    /// <summary>PerfInfo's classic events: markers (`wpr -marker`, xperf -m).</summary>
+    private static readonly Dictionary<int, string> PerfInfoClassicOpcodes = new() { [34] = "Mark" };
+
+    private static readonly Dictionary<Guid, Dictionary<int, string>> ClassicOpcodes = new()
+    {
+        [new("b3e675d7-2554-4f18-830b-2762732560de")] = ImageIdOpcodes,
+        [new("9b79ee91-b5fd-41c0-a243-4248e266e9d0")] = SystemConfigExOpcodes,
+        [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = MetaDataOpcodes,
+        [new("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc")] = PerfInfoClassicOpcodes,
+    };
 
     public static string? KernelEvent(byte group, byte opcode) => Kernel.GetValueOrDefault(Key(group, opcode));
 
@@ -96,7 +119,7 @@ public static class EventNames
 
     /// <summary>A name for a classic (EVENT_TRACE_HEADER) event when its task is known.</summary>
     public static string? ClassicEvent(Guid provider, byte opcode) =>
-        provider == ImageIdTask ? ImageIdOpcodes.GetValueOrDefault(opcode) : null;
+        ClassicOpcodes.TryGetValue(provider, out var names) ? names.GetValueOrDefault(opcode) : null;
 
     private static int Key(byte group, byte opcode) => group << 8 | opcode;
 }
