@@ -30,7 +30,7 @@ public sealed class EventCountsTests
         Assert.AreEqual(141, Count(t, "Image", "DCStart", "SYSTEM"));
         Assert.AreEqual(1_766, Count(t, "Image", "DCEnd"));
         Assert.AreEqual(670, Count(t, "Thread", "DCStart"));
-        Assert.AreEqual(16_702, Count(t, "Microsoft-Windows-DotNETRuntimeRundown", "144"));
+        Assert.AreEqual(16_702, Count(t, "Microsoft-Windows-DotNETRuntimeRundown", "CLRMethodRundown/MethodDCEndVerbose"));
         Assert.AreEqual(3_534, Count(t, "KernelTraceControl", "DbgID_RSDS"));
         Assert.AreEqual(179_474, t.Rows.Sum(r => (long)r[7]!));
     }
@@ -57,6 +57,25 @@ public sealed class EventCountsTests
         var tl = t.Rows.Where(r => (string)r[0]! == "CSharpTraceLoggingEventSource").ToArray();
         Assert.AreEqual(70, tl.Sum(r => (long)r[8]!), "TraceLogging events with stacks");
         Assert.AreEqual(10, Count(t, "CSharpTraceLoggingEventSource", "MarkString"));
+    }
+
+    [TestMethod]
+    public void Manifest_events_take_their_names_from_the_schemas_the_trace_embeds()
+    {
+        // net.4.5.2.x64 embeds 85 MetaData schemas at its end; they name events (task/opcode) and providers that
+        // have no name of their own in the table — as WPA shows them through TDH.
+        var t = Counts("perfview/net.4.5.2.x64.etl.zip");
+        Assert.AreEqual(14_983, Count(t, "Microsoft-Windows-DotNETRuntime", "CLRStack/CLRStackWalk"));
+        Assert.AreEqual(10_382, Count(t, "Microsoft-Windows-DotNETRuntime", "GarbageCollection/GCAllocationTick"));
+        Assert.AreEqual(4, Count(t, "Microsoft-Windows-DNS-Client", "DnsServerForInterface"), "a provider named only by its schema");
+        Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! == "1c95126e-7eea-49a9-a3fe-a378b03ddb4d"));
+        // Events without an embedded schema keep their number.
+        Assert.AreEqual(53, Count(t, "a8a71ac1-040f-54a2-07ca-00a89b5ab761", "22"));
+        // 763fd754-… is the runtime's Private provider (PerfView's ClrPrivateTraceEventParser), not its Stress one.
+        long privateEvents = t.Rows.Where(r => (Guid)r[1]! == new Guid("763fd754-7086-4dfe-95eb-c01a46faf4ca")).Sum(r => (long)r[7]!);
+        Assert.AreEqual(1_627, privateEvents);
+        Assert.AreEqual(privateEvents, t.Rows.Where(r => (string)r[0]! == "Microsoft-Windows-DotNETRuntimePrivate").Sum(r => (long)r[7]!));
+        Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! == "Microsoft-Windows-DotNETRuntimeStress"));
     }
 
     [TestMethod]

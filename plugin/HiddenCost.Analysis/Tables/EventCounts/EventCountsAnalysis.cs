@@ -2,6 +2,7 @@ using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Etl;
 using HiddenCost.Etl.Decoding;
+using HiddenCost.Etl.Decoding.Manifest;
 using HiddenCost.Etl.Reading;
 using HiddenCost.Etl.Records;
 
@@ -15,9 +16,9 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 {
     public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.EventCounts, "Event Counts",
             "Every event kind in the trace: provider, event, header kind, count and how many carry a stack.", "HiddenCost/Trace")
-        .Column("Provider", ColumnType.Text, description: "kernel events: the MOF group name; others: provider name when known, else the GUID")
+        .Column("Provider", ColumnType.Text, description: "kernel events: the MOF group name; others: provider name when known (built in, TraceLogging traits, or the schemas a merged trace embeds), else the GUID")
         .Column("Provider Id", ColumnType.Guid)
-        .Column("Event", ColumnType.Text, description: "event or opcode name when known, else the number")
+        .Column("Event", ColumnType.Text, description: "event or opcode name when known (built in, TraceLogging metadata, or the trace's embedded schemas), else the number")
         .Column("Id", ColumnType.Integer, description: "EVENT_HEADER event id; 0 for kernel and classic events")
         .Column("Opcode", ColumnType.Integer)
         .Column("Version", ColumnType.Integer)
@@ -33,6 +34,9 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     // TraceLogging events take their names from their metadata (and any event naming its provider in provider traits
     // takes that name), so those are looked up by name.
     private readonly Dictionary<EventKey, Counter> _byKind = new();
+    // A merged trace embeds its manifest events' schemas (KernelTraceControl MetaData), which name their providers
+    // and events as WPA shows them; they come at the end of the trace, so rows are named from them when built.
+    private readonly SchemaCatalog _schemas = new();
 
     public EventCountsAnalysis(TraceSession session) => _session = session;
 
@@ -42,6 +46,7 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     {
         bool withStack = false, traceLogging = false;
         if (e.Kind == RecordHeaderKind.EventHeader) Scan(e.ExtendedData, out withStack, out traceLogging);
+        else if (e.Kind is RecordHeaderKind.Classic or RecordHeaderKind.Instance) _schemas.Observe(e);
         Counter? counter;
         if (traceLogging) counter = Row(e);
         else
@@ -66,10 +71,23 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         var table = new Table(Spec);
-        foreach (var (k, c) in _rows.OrderByDescending(r => r.Value.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal))
+        var rows = _rows.Select(r => (Key: NamedFromSchema(r.Key), Counter: r.Value)).ToList();
+        foreach (var (k, c) in rows.OrderByDescending(r => r.Counter.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal))
             table.AddRow(k.ProviderName, k.ProviderId, k.EventName, (long)k.Id, (long)k.Opcode, (long)k.Version, k.Header, c.Count,
                 c.KernelKind >= 0 ? _session.StackedEvents.WithStack(c.KernelKind) : c.WithStack);
         return new[] { table };
+    }
+
+    /// <summary>A manifest event's row with the names its embedded schema gives, where it had none of its own.</summary>
+    private RowKey NamedFromSchema(RowKey k)
+    {
+        if (k.Header != "EVENT_HEADER" || !_schemas.TryGetSchema(k.ProviderId, k.Id, k.Version, out var schema)) return k;
+        bool unnamedProvider = k.ProviderName == k.ProviderId.ToString(), unnamedEvent = k.EventName == k.Id.ToString();
+        return k with
+        {
+            ProviderName = unnamedProvider && schema.ProviderName.Length > 0 ? schema.ProviderName : k.ProviderName,
+            EventName = unnamedEvent && schema.EventName.Length > 0 ? schema.EventName : k.EventName,
+        };
     }
 
     private static RowKey KeyOf(in EtwEvent e)

@@ -68,7 +68,8 @@ public static class EventNames
     {
         [new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4")] = "Microsoft-Windows-DotNETRuntime",
         [new("a669021c-c450-4609-a035-5af59af4df18")] = "Microsoft-Windows-DotNETRuntimeRundown",
-        [new("763fd754-7086-4dfe-95eb-c01a46faf4ca")] = "Microsoft-Windows-DotNETRuntimeStress",
+        [new("763fd754-7086-4dfe-95eb-c01a46faf4ca")] = "Microsoft-Windows-DotNETRuntimePrivate",
+        [new("cc2bcbba-16b6-4cf3-8990-d74c2e8af500")] = "Microsoft-Windows-DotNETRuntimeStress",
         [new("6ad52b32-d609-4be9-ae07-ce8dae937e39")] = "Microsoft-Windows-RPC",
         [new("1418ef04-b0b4-4623-bf7e-d74ab47bbdaa")] = "Microsoft-Windows-WMI-Activity",
         [new("edd08927-9cc4-4e65-b970-c2560fb5c289")] = "Microsoft-Windows-Kernel-File",
