@@ -81,7 +81,7 @@ public sealed class EventCountsTests
     [TestMethod]
     public void Classic_events_added_at_merge_are_named_by_task_and_opcode()
     {
-        // WPR's merge adds SystemConfigEx (build, paths, volumes) and MetaData (event schemas) events, and its
+        // WPR's merge adds SystemConfigEx (build, paths, volumes), MetaData (event schemas) and WinSat events, and its
         // markers ("Wpr_Initiated_Rundown") are PerfInfo Mark events: named as PerfView names them, not by number.
         var t = Counts("etwanalyzer/TraceLoggingTester.etl.zip");
         Assert.AreEqual(1, Count(t, "KernelTraceControl", "BuildInfo", "CLASSIC"));
@@ -91,6 +91,8 @@ public sealed class EventCountsTests
         Assert.AreEqual(10, Count(t, "KernelTraceControl", "EventInfo", "CLASSIC"));
         Assert.AreEqual(8, Count(t, "KernelTraceControl", "EventMapInfo", "CLASSIC"));
         Assert.AreEqual(4, Count(t, "PerfInfo", "Mark", "CLASSIC"));
+        Assert.AreEqual(3, Count(t, "KernelTraceControl", "WinSPR", "CLASSIC") + Count(t, "KernelTraceControl", "Metrics", "CLASSIC")
+            + Count(t, "KernelTraceControl", "SystemConfig", "CLASSIC"));
         Assert.AreEqual(56, Count(t, "KernelTraceControl", "36", "CLASSIC"), "an opcode no public parser names keeps its number");
     }
 

@@ -78,6 +78,7 @@ public static class EventNames
         [new("28ad2447-105b-4fe2-9599-e59b2aa9a634")] = "KernelTraceControl",
         [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = "KernelTraceControl",
         [new("9b79ee91-b5fd-41c0-a243-4248e266e9d0")] = "KernelTraceControl",
+        [new("ed54dff8-c409-4cf6-bf83-05e1e61a09c4")] = "KernelTraceControl",
         [new("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc")] = "PerfInfo",
         [new("2cb15d1d-5fc1-11d2-abe1-00a0c911f518")] = "Image",
         [new("b675ec37-bdb6-4648-bc92-f3fdc74d3ca2")] = "Microsoft-Windows-Kernel-EventTracing",
@@ -86,7 +87,7 @@ public static class EventNames
 
     /// <summary>
     /// Classic tasks' opcodes: KernelTraceControl's ImageID task by SymbolTraceEventParser.cs, SystemConfigEx and
-    /// PerfInfo's Mark by KernelTraceEventParser.cs, MetaData by the opcodes the trace's own schema events carry.
+    /// PerfInfo's Mark by KernelTraceEventParser.cs, MetaData and WinSat by SymbolTraceEventParser.cs.
     /// </summary>
     private static readonly Dictionary<int, string> ImageIdOpcodes = new()
     {
@@ -103,6 +104,9 @@ public static class EventNames
     /// <summary>MetaData: the TDH schemas of manifest events, embedded at merge.</summary>
     private static readonly Dictionary<int, string> MetaDataOpcodes = new() { [32] = "EventInfo", [33] = "EventMapInfo" };
 
+    /// <summary>WinSat: the machine's assessment, added at merge (compressed XML).</summary>
+    private static readonly Dictionary<int, string> WinSatOpcodes = new() { [33] = "WinSPR", [35] = "Metrics", [37] = "SystemConfig" };
+
     /// <summary>PerfInfo's classic events: markers (`wpr -marker`, xperf -m).</summary>
     private static readonly Dictionary<int, string> PerfInfoClassicOpcodes = new() { [34] = "Mark" };
 
@@ -111,6 +115,7 @@ public static class EventNames
         [new("b3e675d7-2554-4f18-830b-2762732560de")] = ImageIdOpcodes,
         [new("9b79ee91-b5fd-41c0-a243-4248e266e9d0")] = SystemConfigExOpcodes,
         [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = MetaDataOpcodes,
+        [new("ed54dff8-c409-4cf6-bf83-05e1e61a09c4")] = WinSatOpcodes,
         [new("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc")] = PerfInfoClassicOpcodes,
     };
 
