@@ -33,11 +33,18 @@ public sealed class CliRunner
         return null;
     }
 
-    /// <summary>The trace among <paramref name="traces"/> that <paramref name="outputPath"/> names (the same file), or null.</summary>
+    /// <summary>The traces a run analyses: those given, or else the bundled sample (none when it cannot be found).</summary>
+    public static IReadOnlyList<string> TracesOrSample(IReadOnlyList<string> traces) =>
+        traces.Count > 0 ? traces : SampleLocator.Find() is { } sample ? new[] { sample } : Array.Empty<string>();
+
+    /// <summary>
+    /// The trace among those the run analyses (<see cref="TracesOrSample"/>: with none given, the bundled sample) that
+    /// <paramref name="outputPath"/> names (the same file), or null.
+    /// </summary>
     public static string? OutputIsATrace(string outputPath, IReadOnlyList<string> traces)
     {
         var output = Canonical(outputPath);
-        foreach (var trace in traces)
+        foreach (var trace in TracesOrSample(traces))
             if (string.Equals(Canonical(trace), output, OperatingSystem.IsWindows() || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal))
                 return trace;
         return null;
@@ -100,13 +107,12 @@ public sealed class CliRunner
         var selected = tableNames.Select(name => TableCatalog.Find(name)!).ToList();
         if (traces.Count == 0)
         {
-            var sample = SampleLocator.Find();
-            if (sample is null)
+            traces = TracesOrSample(traces);
+            if (traces.Count == 0)
             {
                 _err.WriteLine($"error: no trace given and the bundled sample samples/{SampleLocator.SampleFileName} was not found");
                 return 1;
             }
-            traces = new[] { sample };
         }
 
         bool internalError = false, unreadable = false, partial = false;

@@ -15,7 +15,18 @@ var tables = new Option<string[]>("--table", "-t")
 var format = new Option<OutputFormat>("--format", "-f")
 {
     Description = "text (terminal tables), csv or json",
+    HelpName = "text|csv|json",
     DefaultValueFactory = _ => OutputFormat.Text,
+    // By name only, in any case: the default enum parsing also took numbers ("-f 1" was csv), and its error named
+    // an internal type.
+    CustomParser = result =>
+    {
+        var token = result.Tokens.Count > 0 ? result.Tokens[^1].Value : "";
+        foreach (var name in Enum.GetNames<OutputFormat>())
+            if (string.Equals(name, token, StringComparison.OrdinalIgnoreCase)) return Enum.Parse<OutputFormat>(name);
+        result.AddError($"unknown format '{token}' (text, csv or json)");
+        return OutputFormat.Text;
+    },
 };
 var output = new Option<FileInfo?>("--output", "-o") { Description = "Write to this file instead of standard output" };
 
@@ -41,7 +52,9 @@ root.SetAction(parse =>
     TextWriter writer;
     try
     {
-        writer = file is null ? Console.Out : new StreamWriter(file.FullName);
+        writer = file is not null ? new StreamWriter(file.FullName)
+            : Console.IsOutputRedirected ? StandardOutput.Open() // a pipe or file: a closed pipe must be seen
+            : Console.Out;
     }
     catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
     {
@@ -53,14 +66,14 @@ root.SetAction(parse =>
         bool interactive = file is null && !Console.IsOutputRedirected;
         int exit = new CliRunner(writer, Console.Error, interactive)
             .Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format));
-        if (file is not null) writer.Dispose(); // flushes: a full disk shows here
+        if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;
     }
     catch (IOException e)
     {
         // The output could not be written (a full disk, a closed pipe): not the trace's fault, and no stack trace.
         Console.Error.WriteLine($"error: cannot write {(file is null ? "standard output" : file.FullName)}: {e.Message}");
-        try { if (file is not null) writer.Dispose(); } catch (IOException) { } // its buffer cannot be written either
+        try { if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); } catch (IOException) { } // its buffer cannot be written either
         return 2;
     }
 });

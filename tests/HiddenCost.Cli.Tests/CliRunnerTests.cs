@@ -114,6 +114,66 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void With_no_trace_given_an_output_naming_the_bundled_sample_is_refused()
+    {
+        // The sample is what the run analyses then: writing the tables over it destroyed it (and every later run).
+        var sample = SampleLocator.Find();
+        Assert.IsNotNull(sample, "the bundled sample is found beside the program or up the folder tree");
+        Assert.AreEqual(sample, CliRunner.OutputIsATrace(sample, Array.Empty<string>()));
+        Assert.IsNull(CliRunner.OutputIsATrace(sample + ".csv", Array.Empty<string>()));
+    }
+
+    /// <summary>The built program itself, in a process of its own (what argument parsing and standard output do).</summary>
+    private static System.Diagnostics.Process StartProgram(params string[] args)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "hiddencost.dll"));
+        foreach (var a in args) start.ArgumentList.Add(a);
+        return System.Diagnostics.Process.Start(start)!;
+    }
+
+    [TestMethod]
+    public void A_format_is_taken_by_name_only_and_a_wrong_one_exits_2_naming_the_choices()
+    {
+        foreach (var bad in new[] { "xml", "1" })
+        {
+            using var child = StartProgram("--format", bad);
+            var output = child.StandardOutput.ReadToEnd();
+            var errors = child.StandardError.ReadToEnd();
+            Assert.IsTrue(child.WaitForExit(120_000));
+            Assert.AreEqual(2, child.ExitCode, bad);
+            Assert.AreEqual("", output, "nothing analysed");
+            StringAssert.StartsWith(errors, $"error: unknown format '{bad}' (text, csv or json)");
+        }
+        using var json = StartProgram("--format", "JSON", "--table", "Trace Info");
+        var text = json.StandardOutput.ReadToEnd();
+        json.StandardError.ReadToEnd();
+        Assert.IsTrue(json.WaitForExit(120_000));
+        Assert.AreEqual(0, json.ExitCode);
+        Assert.AreEqual(System.Text.Json.JsonValueKind.Array, JsonDocument.Parse(text).RootElement.ValueKind);
+    }
+
+    [TestMethod]
+    public void A_closed_pipe_on_standard_output_exits_2_with_one_error_line()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("the Unix console stream is what dropped the error");
+        using var child = StartProgram("--format", "csv");
+        child.StandardOutput.Close(); // nobody reads: the first write meets a closed pipe
+        var errors = child.StandardError.ReadToEnd();
+        Assert.IsTrue(child.WaitForExit(120_000), "the program ends");
+        Assert.AreEqual(2, child.ExitCode, errors);
+        var lines = errors.Split('\n').Where(l => l.StartsWith("error:", StringComparison.Ordinal)).ToArray();
+        Assert.AreEqual(1, lines.Length, errors);
+        StringAssert.StartsWith(lines[0], "error: cannot write standard output");
+        Assert.IsFalse(errors.Contains("   at ", StringComparison.Ordinal), "no stack trace");
+    }
+
+    [TestMethod]
     public void Unknown_table_name_exits_2_and_lists_the_tables()
     {
         var (exit, _, error) = Run(Array.Empty<string>(), new[] { "No Such Table" }, OutputFormat.Text);

@@ -1,0 +1,26 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace HiddenCost.Cli.Output;
+
+/// <summary>
+/// Standard output for tables, as a writer whose writes fail when nobody reads them any more. .NET's console stream
+/// on Unix drops a write that meets a closed pipe (EPIPE) without a word, so `hiddencost x.etl | head -1` would run
+/// to the end and exit 0 as if everything had been printed; writing to file descriptor 1 directly raises the error,
+/// which the program reports as output that could not be written (exit 2).
+/// </summary>
+public static class StandardOutput
+{
+    public static TextWriter Open()
+    {
+        if (OperatingSystem.IsWindows()) return Console.Out;
+        try
+        {
+            var stream = new FileStream(new SafeFileHandle(1, ownsHandle: false), FileAccess.Write, bufferSize: 0);
+            return new StreamWriter(stream, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 64 * 1024);
+        }
+        catch (Exception e) when (e is IOException or ArgumentException or UnauthorizedAccessException or NotSupportedException)
+        {
+            return Console.Out; // descriptor 1 is closed or not writable as a file: the console's writer still reports nothing
+        }
+    }
+}
