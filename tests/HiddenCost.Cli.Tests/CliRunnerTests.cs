@@ -138,6 +138,34 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Output_redirected_to_a_file_continues_where_the_shell_left_it_and_leaves_it_after_the_tables()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("needs a POSIX shell");
+        var dir = Directory.CreateTempSubdirectory("hiddencost-cli-");
+        try
+        {
+            var file = Path.Combine(dir.FullName, "out.csv");
+            var program = Path.Combine(AppContext.BaseDirectory, "hiddencost.dll");
+            var start = new System.Diagnostics.ProcessStartInfo("sh") { UseShellExecute = false, RedirectStandardError = true };
+            start.ArgumentList.Add("-c");
+            start.ArgumentList.Add($"{{ echo before; dotnet '{program}' --format csv --table 'Trace Info'; echo after; }} > '{file}'");
+            using var shell = System.Diagnostics.Process.Start(start)!;
+            shell.StandardError.ReadToEnd();
+            Assert.IsTrue(shell.WaitForExit(120_000));
+            var lines = File.ReadAllLines(file);
+            Assert.AreEqual(4, lines.Length, string.Join("\n", lines));
+            Assert.AreEqual("before", lines[0]);
+            StringAssert.StartsWith(lines[1], "Trace,Table,OS Version");
+            StringAssert.Contains(lines[2], ",Trace Info,");
+            Assert.AreEqual("after", lines[3], "the shell's next line follows the tables instead of overwriting them");
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [TestMethod]
     public void A_format_is_taken_by_name_only_and_a_wrong_one_exits_2_naming_the_choices()
     {
         foreach (var bad in new[] { "xml", "1" })
