@@ -254,6 +254,14 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Text_durations_read_in_milliseconds_with_thousands_grouped()
+    {
+        var duration = new HiddenCost.Analysis.Model.ColumnSpec(Guid.NewGuid(), "Duration", HiddenCost.Analysis.Model.ColumnType.Duration);
+        Assert.AreEqual("12,581.565 ms", CellFormatter.Text(duration, 12_581_564_800L));
+        Assert.AreEqual("0.040 ms", CellFormatter.Text(duration, 40_000L));
+    }
+
+    [TestMethod]
     public void Table_headings_count_rows_in_the_singular_for_one_and_with_separators_for_thousands()
     {
         Assert.AreEqual("0 rows", CellFormatter.RowCount(0));

@@ -13,7 +13,7 @@ public static class CellFormatter
     {
         null => "",
         long ns when column.Type == ColumnType.Timestamp => (ns / 1e9).ToString("0.000000000", CultureInfo.InvariantCulture) + " s",
-        long ns when column.Type == ColumnType.Duration => (ns / 1e6).ToString("0.000", CultureInfo.InvariantCulture) + " ms",
+        long ns when column.Type == ColumnType.Duration => (ns / 1e6).ToString("#,0.000", CultureInfo.InvariantCulture) + " ms",
         long n when column.Format == "hex" => "0x" + n.ToString("X", CultureInfo.InvariantCulture),
         long n => n.ToString("N0", CultureInfo.InvariantCulture),
         double d when double.IsNaN(d) || double.IsInfinity(d) => "",
