@@ -180,6 +180,31 @@ public sealed class BadInputTests
     }
 
     [TestMethod]
+    public void A_buffer_from_a_processor_the_header_does_not_count_is_read_with_a_warning()
+    {
+        // net.4.5.2.x64's header counts 8 processors; buffer 100 is made to claim processor 200.
+        var original = Samples.Bytes(Samples.NetX64);
+        var target = RawLayout.Buffers(original)[100];
+        using var copy = Samples.Copy(Samples.NetX64, bytes =>
+        {
+            int at = (int)target.Offset;
+            bool index = (BinaryPrimitives.ReadUInt16LittleEndian(bytes.AsSpan(at + 0x34)) & (ushort)BufferFlags.ProcessorIndex) != 0;
+            if (index) BinaryPrimitives.WriteUInt16LittleEndian(bytes.AsSpan(at + 0x28), 200);
+            else bytes[at + 0x28] = 200;
+            return bytes;
+        });
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(179_474, Count(reader), "its events are still read");
+        var warning = reader.Health.Warnings.Single();
+        Assert.AreEqual(target.Offset, warning.Offset);
+        StringAssert.Contains(warning.Message, "1 buffer from processor 200, but the trace header counts 8 processors");
+        Assert.IsFalse(reader.Health.IsDamaged, "nothing was given up");
+        using var intact = EtlReader.Open(Samples.PathOf(Samples.NetX64));
+        Count(intact);
+        Assert.AreEqual(0, intact.Health.Warnings.Count);
+    }
+
+    [TestMethod]
     public void An_absurd_decompressed_size_is_refused_before_anything_is_allocated()
     {
         var original = Samples.Bytes(Samples.NetX64);
@@ -253,6 +278,8 @@ public sealed class BadInputTests
             string.Join("; ", reader.Health.Warnings.Take(3)));
         Assert.AreEqual(4002L, events + reader.Health.DamagedBuffers, "each buffer either delivered its record or was refused");
         Assert.IsTrue(reader.Health.DamagedBuffers > 1000);
+        Assert.AreEqual(1, reader.Health.Warnings.Count(w => w.Message.Contains("processors (the first here: 32), but the trace header counts 32 processors", StringComparison.Ordinal)),
+            "the processors past the header's 32 in one warning, which leaves room for the others");
     }
 
     [TestMethod]

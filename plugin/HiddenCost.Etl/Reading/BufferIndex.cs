@@ -69,6 +69,30 @@ internal sealed class BufferIndex
         return index;
     }
 
+    /// <summary>
+    /// Warns of buffers from processors the trace header does not count (a processor index at or past its
+    /// NumberOfProcessors): ETW numbers processors from 0 to that count less one, so such a buffer's header is
+    /// damaged or the file was put together from more than one trace. Their events are still read, as those
+    /// processors'. One warning for them all (at the first such buffer), so that they cannot crowd other
+    /// warnings out of the health's bounded list.
+    /// </summary>
+    public void WarnOfUncountedProcessors(uint numberOfProcessors, TraceHealth health)
+    {
+        if (numberOfProcessors == 0) return; // a header that does not say
+        int processors = 0, buffers = 0, first = -1;
+        long firstOffset = long.MaxValue;
+        for (int i = 0; i < Processors.Count; i++)
+        {
+            if ((uint)Processors[i] < numberOfProcessors) continue;
+            processors++;
+            buffers += Streams[i].Count;
+            if (Streams[i][0] < firstOffset) (firstOffset, first) = (Streams[i][0], Processors[i]);
+        }
+        if (processors == 0) return;
+        health.Warn(firstOffset, $"{buffers} buffer{(buffers == 1 ? "" : "s")} from {(processors == 1 ? $"processor {first}" : $"{processors} processors (the first here: {first})")}, " +
+            $"but the trace header counts {numberOfProcessors} processors: a damaged buffer header or buffers from another trace; their events are read as those processors'");
+    }
+
     private static bool LooksLikeBufferAt(ByteSource source, long offset, uint sessionBufferSize)
     {
         if (sessionBufferSize < BufferHeader.Size || sessionBufferSize > BufferHeader.MaxBufferSize) return false;
