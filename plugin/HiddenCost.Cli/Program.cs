@@ -52,7 +52,7 @@ root.SetAction(parse =>
     TextWriter writer;
     try
     {
-        writer = file is not null ? new StreamWriter(file.FullName)
+        writer = file is not null ? OutputFile.Create(file.FullName)
             : Console.IsOutputRedirected ? StandardOutput.Open() // a pipe or file: a closed pipe must be seen
             : Console.Out;
     }

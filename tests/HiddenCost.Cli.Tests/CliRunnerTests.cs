@@ -262,6 +262,22 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void A_lone_surrogate_from_a_trace_is_written_to_an_output_file_as_a_replacement_character()
+    {
+        // A fuzzed session name with 0xDC00 in it threw EncoderFallbackException out of --output, half-way through.
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-out-{Guid.NewGuid():N}.csv");
+        try
+        {
+            using (var writer = OutputFile.Create(path)) writer.Write("a\uDC00b");
+            CollectionAssert.AreEqual(new byte[] { (byte)'a', 0xEF, 0xBF, 0xBD, (byte)'b' }, File.ReadAllBytes(path));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [TestMethod]
     public void Table_headings_count_rows_in_the_singular_for_one_and_with_separators_for_thousands()
     {
         Assert.AreEqual("0 rows", CellFormatter.RowCount(0));

@@ -24,7 +24,7 @@ public static class StandardOutput
                 stream.Dispose();
                 return Console.Out;
             }
-            return new StreamWriter(stream, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false), bufferSize: 64 * 1024);
+            return new StreamWriter(stream, OutputFile.Utf8, bufferSize: 64 * 1024);
         }
         catch (Exception e) when (e is IOException or ArgumentException or UnauthorizedAccessException or NotSupportedException)
         {
