@@ -125,6 +125,22 @@ public sealed class BadInputTests
     }
 
     [TestMethod]
+    public void A_file_cut_at_a_buffer_boundary_is_damage_by_the_headers_count_of_buffers_written()
+    {
+        var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);
+        var buffers = RawLayout.Buffers(original);
+        Assert.AreEqual(49, buffers.Count);
+        using var copy = Samples.Copy(Samples.ShutdownPerfDiagLogger, bytes => bytes[..(int)buffers[20].Offset]);
+        using var reader = EtlReader.Open(copy.Path);
+        Assert.AreEqual(buffers.Take(20).Sum(b => RawLayout.Records(original, b).Count), Count(reader), "the 20 buffers are read");
+        var warning = reader.Health.Warnings.Single();
+        Assert.AreEqual(buffers[20].Offset, warning.Offset, "where the file ends");
+        Assert.AreEqual("the trace header says 49 buffers were written, the file holds 20: it ends early, at a buffer boundary", warning.Message);
+        Assert.IsTrue(reader.Health.IsDamaged);
+        Assert.IsTrue(reader.Health.Truncated);
+    }
+
+    [TestMethod]
     public void An_impossible_buffer_size_loses_that_buffer_and_reading_resumes_at_the_next()
     {
         var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);

@@ -70,7 +70,11 @@ public sealed class ThreadContextTests
             buffer.AsSpan(at, 4).Fill(0xFF);
             output.AddRange(buffer);
         }
-        return output.ToArray();
+        // The trace header (at 0x68: buffer header, then a 32-byte system header) counts the buffers written:
+        // powershell's own first buffer and the hand-made ones, not powershell's 26.
+        var bytes = output.ToArray();
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(0x68 + 36), (uint)(1 + records.Select(r => r.cpu).Distinct().Count()));
+        return bytes;
     }
 
     /// <summary>SYSTEM_TRACE_HEADER64 (full, 32 bytes) + Thread Start/DCStart payload (ProcessId, ThreadId, …).</summary>

@@ -93,6 +93,20 @@ internal sealed class BufferIndex
             $"but the trace header counts {numberOfProcessors} processors: a damaged buffer header or buffers from another trace; their events are read as those processors'");
     }
 
+    /// <summary>
+    /// A file cut exactly at a buffer boundary reads like a shorter trace; the trace header's count of buffers
+    /// written tells it apart (it matches every sample and synthetic trace, merged, circular and sequential alike).
+    /// Damage, as a cut inside a buffer is; not said again when the walk already stopped at damage.
+    /// </summary>
+    public void WarnIfFewerThanWritten(uint buffersWritten, long fileLength, TraceHealth health)
+    {
+        long buffers = 0;
+        foreach (var stream in Streams) buffers += stream.Count;
+        if (health.IsDamaged || buffersWritten <= buffers) return;
+        health.Truncated = true;
+        health.WarnDamage(fileLength, $"the trace header says {buffersWritten} buffers were written, the file holds {buffers}: it ends early, at a buffer boundary");
+    }
+
     private static bool LooksLikeBufferAt(ByteSource source, long offset, uint sessionBufferSize)
     {
         if (sessionBufferSize < BufferHeader.Size || sessionBufferSize > BufferHeader.MaxBufferSize) return false;
