@@ -163,6 +163,9 @@ public sealed class EtlReader : IDisposable
         var record = stream.CurrentRecord;
         var header = TraceHeaderParser.Parse(record[h.PayloadOffset..h.Size], h.Is64Bit ? 8 : 4, h.Timestamp, out var error);
         stream.Release();
-        return header ?? throw new EtlFormatException(path, BufferHeader.Size, "trace header unreadable: " + error);
+        if (header is null) throw new EtlFormatException(path, BufferHeader.Size, "trace header unreadable: " + error);
+        if (TraceHeaderParser.Implausible(header) is { } why)
+            throw new EtlFormatException(path, BufferHeader.Size, $"trace header is damaged: it says {why}");
+        return header;
     }
 }

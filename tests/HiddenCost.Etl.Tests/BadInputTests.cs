@@ -141,6 +141,24 @@ public sealed class BadInputTests
     }
 
     [TestMethod]
+    [DataRow(0x68 + 12, 4, 0L, "it says 0 processors", DisplayName = "no processors")]
+    [DataRow(0x68 + 44, 4, 3L, "it says pointer size 3", DisplayName = "a 3-byte pointer")]
+    [DataRow(0x68 + 256, 8, 1L, "it says a timer of 1 Hz", DisplayName = "a 1 Hz timer")]
+    public void A_trace_header_no_recorder_writes_is_rejected_naming_the_value(int offset, int size, long value, string reason)
+    {
+        // powershell.etl's trace header payload starts at 0x68 (buffer header, then a 32-byte system header).
+        using var copy = Samples.Copy(Samples.Powershell, bytes =>
+        {
+            if (size == 4) BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(offset), (uint)value);
+            else BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(offset), value);
+            return bytes;
+        });
+        var e = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(copy.Path));
+        Assert.AreEqual((long)BufferHeader.Size, e.Offset);
+        StringAssert.Contains(e.Reason, "trace header is damaged: " + reason);
+    }
+
+    [TestMethod]
     public void An_impossible_buffer_size_loses_that_buffer_and_reading_resumes_at_the_next()
     {
         var original = Samples.Bytes(Samples.ShutdownPerfDiagLogger);
