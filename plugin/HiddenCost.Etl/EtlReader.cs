@@ -129,7 +129,7 @@ public sealed class EtlReader : IDisposable
         Health = new TraceHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize);
         index.WarnOfUncountedProcessors(Header.NumberOfProcessors, Health);
-        index.WarnIfFewerThanWritten(Header.BuffersWritten, FileLength, Health);
+        index.WarnIfFewerThanWritten(Header.BuffersWritten, Header.LogFileMode, FileLength, Health);
         return new Merger(NewLoader(), UseReadAhead, index, Health, Header);
     }
 

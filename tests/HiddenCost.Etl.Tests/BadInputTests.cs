@@ -138,6 +138,18 @@ public sealed class BadInputTests
         Assert.AreEqual("the trace header says 49 buffers were written, the file holds 20: it ends early, at a buffer boundary", warning.Message);
         Assert.IsTrue(reader.Health.IsDamaged);
         Assert.IsTrue(reader.Health.Truncated);
+
+        // A circular file that wrapped holds fewer buffers than were written into it: that is no cut.
+        // (ShutdownPerfDiagLogger's LogFileMode, 0x2000080, is at 0x68 + 32.)
+        using var circular = Samples.Copy(Samples.ShutdownPerfDiagLogger, bytes =>
+        {
+            var cut = bytes[..(int)buffers[20].Offset];
+            BinaryPrimitives.WriteUInt32LittleEndian(cut.AsSpan(0x68 + 32), 0x2000080 | 0x2);
+            return cut;
+        });
+        using var wrapped = EtlReader.Open(circular.Path);
+        Count(wrapped);
+        Assert.AreEqual(0, wrapped.Health.Warnings.Count, string.Join("; ", wrapped.Health.Warnings));
     }
 
     [TestMethod]

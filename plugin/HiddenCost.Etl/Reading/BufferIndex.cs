@@ -95,11 +95,14 @@ internal sealed class BufferIndex
 
     /// <summary>
     /// A file cut exactly at a buffer boundary reads like a shorter trace; the trace header's count of buffers
-    /// written tells it apart (it matches every sample and synthetic trace, merged, circular and sequential alike).
-    /// Damage, as a cut inside a buffer is; not said again when the walk already stopped at damage.
+    /// written tells it apart (it matches every sample and synthetic trace, merged and sequential). Damage, as a cut
+    /// inside a buffer is; not said again when the walk already stopped at damage. Not for circular files
+    /// (EVENT_TRACE_FILE_MODE_CIRCULAR): once one wraps, it holds fewer buffers than were written into it.
     /// </summary>
-    public void WarnIfFewerThanWritten(uint buffersWritten, long fileLength, TraceHealth health)
+    public void WarnIfFewerThanWritten(uint buffersWritten, uint logFileMode, long fileLength, TraceHealth health)
     {
+        const uint CircularFileMode = 0x2;
+        if ((logFileMode & CircularFileMode) != 0) return;
         long buffers = 0;
         foreach (var stream in Streams) buffers += stream.Count;
         if (health.IsDamaged || buffersWritten <= buffers) return;
