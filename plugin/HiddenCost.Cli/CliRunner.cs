@@ -105,14 +105,11 @@ public sealed class CliRunner
             return 2;
         }
         var selected = tableNames.Select(name => TableCatalog.Find(name)!).ToList();
+        traces = TracesOrSample(traces);
         if (traces.Count == 0)
         {
-            traces = TracesOrSample(traces);
-            if (traces.Count == 0)
-            {
-                _err.WriteLine($"error: no trace given and the bundled sample samples/{SampleLocator.SampleFileName} was not found");
-                return 1;
-            }
+            _err.WriteLine($"error: no trace given and the bundled sample samples/{SampleLocator.SampleFileName} was not found");
+            return 1;
         }
 
         bool internalError = false, unreadable = false, partial = false;

@@ -103,8 +103,7 @@ internal sealed class BufferIndex
     {
         const uint CircularFileMode = 0x2;
         if ((logFileMode & CircularFileMode) != 0) return;
-        long buffers = 0;
-        foreach (var stream in Streams) buffers += stream.Count;
+        int buffers = _processorInFileOrder.Count; // one entry a buffer
         if (health.IsDamaged || buffersWritten <= buffers) return;
         health.Truncated = true;
         health.WarnDamage(fileLength, $"the trace header says {buffersWritten} buffers were written, the file holds {buffers}: it ends early, at a buffer boundary");

@@ -1,4 +1,5 @@
 using HiddenCost.Etl;
+using HiddenCost.Etl.Decoding.KernelTraceControl;
 
 namespace HiddenCost.Analysis.Tables.EventCounts;
 
@@ -64,6 +65,10 @@ public static class EventNames
         [Key(KernelGroups.Alpc, 37)] = "UnwaitThread",
     };
 
+    // Declared before the tables that use it: static fields are initialised in the order they are written.
+    /// <summary>KernelTraceControl's WinSat task (SymbolTraceEventParser.cs); the reader decodes none of its events.</summary>
+    private static readonly Guid WinSatTask = new("ed54dff8-c409-4cf6-bf83-05e1e61a09c4");
+
     private static readonly Dictionary<Guid, string> Providers = new()
     {
         [new("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4")] = "Microsoft-Windows-DotNETRuntime",
@@ -74,12 +79,12 @@ public static class EventNames
         [new("1418ef04-b0b4-4623-bf7e-d74ab47bbdaa")] = "Microsoft-Windows-WMI-Activity",
         [new("edd08927-9cc4-4e65-b970-c2560fb5c289")] = "Microsoft-Windows-Kernel-File",
         [new("a0c1853b-5c40-4b15-8766-3cf1c58f985a")] = "Microsoft-Windows-PowerShell",
-        [new("b3e675d7-2554-4f18-830b-2762732560de")] = "KernelTraceControl",
+        [KernelTraceControlIds.ImageIdTask] = "KernelTraceControl",
         [new("28ad2447-105b-4fe2-9599-e59b2aa9a634")] = "KernelTraceControl",
-        [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = "KernelTraceControl",
-        [new("9b79ee91-b5fd-41c0-a243-4248e266e9d0")] = "KernelTraceControl",
-        [new("ed54dff8-c409-4cf6-bf83-05e1e61a09c4")] = "KernelTraceControl",
-        [new("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc")] = "PerfInfo",
+        [KernelTraceControlIds.MetaDataTask] = "KernelTraceControl",
+        [KernelTraceControlIds.SystemConfigExTask] = "KernelTraceControl",
+        [WinSatTask] = "KernelTraceControl",
+        [KernelGroups.ProviderIdOf(KernelGroups.PerfInfo)] = "PerfInfo",
         [new("2cb15d1d-5fc1-11d2-abe1-00a0c911f518")] = "Image",
         [new("b675ec37-bdb6-4648-bc92-f3fdc74d3ca2")] = "Microsoft-Windows-Kernel-EventTracing",
         [new("2a576b87-09a7-520e-c21a-4942f0271d67")] = "Microsoft-Antimalware-Scan-Interface",
@@ -91,18 +96,24 @@ public static class EventNames
     /// </summary>
     private static readonly Dictionary<int, string> ImageIdOpcodes = new()
     {
-        [0x00] = "ImageID", [0x20] = "None", [0x24] = "DbgID_RSDS", [0x25] = "DbgID_ILRSDS",
-        [0x26] = "DbgID_PPDB", [0x28] = "DbgDeterm", [0x40] = "FileVersion",
+        [KernelTraceControlIds.ImageId] = "ImageID", [KernelTraceControlIds.DbgIdNone] = "None",
+        [KernelTraceControlIds.DbgIdRsds] = "DbgID_RSDS", [KernelTraceControlIds.DbgIdIlRsds] = "DbgID_ILRSDS",
+        [KernelTraceControlIds.DbgIdPpdb] = "DbgID_PPDB", [KernelTraceControlIds.DbgIdDeterministic] = "DbgDeterm",
+        [KernelTraceControlIds.FileVersion] = "FileVersion",
     };
 
     /// <summary>SystemConfigEx, which KernelTraceControl adds at merge (WPR's BuildInfo and VolumeMapping custom events).</summary>
     private static readonly Dictionary<int, string> SystemConfigExOpcodes = new()
     {
-        [32] = "BuildInfo", [33] = "SystemPaths", [34] = "UnknownVolume", [35] = "VolumeMapping",
+        [KernelTraceControlIds.BuildInfo] = "BuildInfo", [KernelTraceControlIds.SystemPaths] = "SystemPaths",
+        [KernelTraceControlIds.UnknownVolume] = "UnknownVolume", [KernelTraceControlIds.VolumeMapping] = "VolumeMapping",
     };
 
     /// <summary>MetaData: the TDH schemas of manifest events, embedded at merge.</summary>
-    private static readonly Dictionary<int, string> MetaDataOpcodes = new() { [32] = "EventInfo", [33] = "EventMapInfo" };
+    private static readonly Dictionary<int, string> MetaDataOpcodes = new()
+    {
+        [KernelTraceControlIds.EventInfo] = "EventInfo", [KernelTraceControlIds.EventMapInfo] = "EventMapInfo",
+    };
 
     /// <summary>WinSat: the machine's assessment, added at merge (compressed XML).</summary>
     private static readonly Dictionary<int, string> WinSatOpcodes = new() { [33] = "WinSPR", [35] = "Metrics", [37] = "SystemConfig" };
@@ -112,11 +123,11 @@ public static class EventNames
 
     private static readonly Dictionary<Guid, Dictionary<int, string>> ClassicOpcodes = new()
     {
-        [new("b3e675d7-2554-4f18-830b-2762732560de")] = ImageIdOpcodes,
-        [new("9b79ee91-b5fd-41c0-a243-4248e266e9d0")] = SystemConfigExOpcodes,
-        [new("bbccf6c1-6cd1-48c4-80ff-839482e37671")] = MetaDataOpcodes,
-        [new("ed54dff8-c409-4cf6-bf83-05e1e61a09c4")] = WinSatOpcodes,
-        [new("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc")] = PerfInfoClassicOpcodes,
+        [KernelTraceControlIds.ImageIdTask] = ImageIdOpcodes,
+        [KernelTraceControlIds.SystemConfigExTask] = SystemConfigExOpcodes,
+        [KernelTraceControlIds.MetaDataTask] = MetaDataOpcodes,
+        [WinSatTask] = WinSatOpcodes,
+        [KernelGroups.ProviderIdOf(KernelGroups.PerfInfo)] = PerfInfoClassicOpcodes,
     };
 
     public static string? KernelEvent(byte group, byte opcode) => Kernel.GetValueOrDefault(Key(group, opcode));
