@@ -20,6 +20,7 @@ public readonly record struct ClrContentionStart(byte Version, byte ContentionFl
         if (!Matches(e)) return false;
         var p = e.Payload;
         int ptr = e.PointerSize;
+        if (p.Length < (e.Version >= 2 ? 3 + 2 * ptr + 8 : e.Version == 1 ? 3 : 0)) return false;
         start = new ClrContentionStart(e.Version, PayloadReader.U8(p, 0), PayloadReader.U16(p, 1),
             e.Version >= 2 ? PayloadReader.Pointer(p, 3, ptr) : 0,
             e.Version >= 2 ? PayloadReader.Pointer(p, 3 + ptr, ptr) : 0,
@@ -41,6 +42,7 @@ public readonly record struct ClrContentionStop(byte Version, byte ContentionFla
         stop = default;
         if (!Matches(e)) return false;
         var p = e.Payload;
+        if (p.Length < 3) return false;
         double? duration = e.Version >= 1 && p.Length >= 11 ? BitConverter.Int64BitsToDouble(PayloadReader.I64(p, 3)) : null;
         stop = new ClrContentionStop(e.Version, PayloadReader.U8(p, 0), PayloadReader.U16(p, 1), duration);
         return true;

@@ -60,7 +60,7 @@ public readonly record struct RpcCallStop(bool IsServer, uint Status)
     public static bool TryDecode(in EtwEvent e, out RpcCallStop stop)
     {
         stop = default;
-        if (!Matches(e)) return false;
+        if (!Matches(e) || e.Payload.Length < 4) return false;
         stop = new RpcCallStop(e.EventId == RpcProvider.ServerCallStop, PayloadReader.U32(e.Payload, 0));
         return true;
     }

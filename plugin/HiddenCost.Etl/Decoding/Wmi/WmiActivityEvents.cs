@@ -48,6 +48,7 @@ public readonly record struct WmiOperationStart(
         string machine = PayloadStrings.Utf16(p, ref offset, strings);
         string fqdn = PayloadStrings.Utf16(p, ref offset, strings);
         string user = PayloadStrings.Utf16(p, ref offset, strings);
+        if (offset + 4 > p.Length) return false; // cut before ClientProcessId, the reader the tables name
         int clientPid = PayloadReader.I32(p, offset);
         long created = PayloadReader.I64(p, offset + 4);
         offset += 12;
@@ -75,6 +76,7 @@ public readonly record struct WmiProviderInfo(uint GroupOperationId, string Oper
         uint group = PayloadReader.U32(p, 0);
         int offset = 4;
         string operation = PayloadStrings.Utf16(p, ref offset, strings);
+        if (offset + 4 > p.Length) return false; // cut before HostId
         int host = PayloadReader.I32(p, offset);
         offset += 4;
         string name = PayloadStrings.Utf16(p, ref offset, strings);
@@ -93,7 +95,7 @@ public readonly record struct WmiOperationEnd(uint OperationId, uint ResultCode)
     public static bool TryDecode(in EtwEvent e, out WmiOperationEnd end)
     {
         end = default;
-        if (!Matches(e)) return false;
+        if (!Matches(e) || e.Payload.Length < 8) return false;
         end = new WmiOperationEnd(PayloadReader.U32(e.Payload, 0), PayloadReader.U32(e.Payload, 4));
         return true;
     }

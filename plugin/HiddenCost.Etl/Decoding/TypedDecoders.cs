@@ -1,0 +1,73 @@
+using HiddenCost.Etl.Decoding.Clr;
+using HiddenCost.Etl.Decoding.Kernel;
+using HiddenCost.Etl.Decoding.KernelTraceControl;
+using HiddenCost.Etl.Decoding.Rpc;
+using HiddenCost.Etl.Decoding.Wmi;
+
+namespace HiddenCost.Etl.Decoding;
+
+/// <summary>
+/// Every typed decoder of this library, asked about one event at a time. A decoder gives up on an event of its kind
+/// whose payload is shorter than the layout it reads (or of a version it does not read), and whoever asked leaves
+/// the event out. Recorders do not write such events, so one seen here means damage the buffer checks could not see,
+/// and a table that read none of a kind it found in the trace would otherwise look like a recording that lacked it.
+/// </summary>
+public static class TypedDecoders
+{
+    /// <summary>
+    /// True when a typed decoder reads events of this kind and cannot decode this one. Asks the decoders themselves,
+    /// so what is counted here is exactly what every table that reads the kind leaves out.
+    /// </summary>
+    /// <param name="strings">Where the decoders that read names keep them (the pass's pool: no string is made twice).</param>
+    public static bool Rejects(in EtwEvent e, StringPool strings)
+    {
+        if (e.IsKernel)
+        {
+            return e.Group switch
+            {
+                KernelGroups.Thread => ContextSwitch.Matches(e) ? !ContextSwitch.TryDecode(e, out _)
+                    : ReadyThread.Matches(e) ? !ReadyThread.TryDecode(e, out _)
+                    : ThreadEvent.Matches(e) ? !ThreadEvent.TryDecode(e, out _)
+                    : ThreadSetName.Matches(e) && !ThreadSetName.TryDecode(e, out _, strings),
+                KernelGroups.PerfInfo => SystemCallEnter.Matches(e) ? !SystemCallEnter.TryDecode(e, out _)
+                    : SystemCallExit.Matches(e) ? !SystemCallExit.TryDecode(e, out _)
+                    : SampledProfile.Matches(e) ? !SampledProfile.TryDecode(e, out _)
+                    : ProfileInterval.Matches(e) && !ProfileInterval.TryDecode(e, out _, strings),
+                KernelGroups.FileIo => FileIoRejects(e, strings),
+                KernelGroups.Process => ProcessEvent.Matches(e) && !ProcessEvent.TryDecode(e, out _, strings),
+                KernelGroups.Image => ImageEvent.Matches(e) && !ImageEvent.TryDecode(e, out _, strings),
+                KernelGroups.PageFault => PageFault.Matches(e) ? !PageFault.TryDecode(e, out _)
+                    : HardFault.Matches(e) && !HardFault.TryDecode(e, out _),
+                KernelGroups.Registry => RegistryEvent.Matches(e) && !RegistryEvent.TryDecode(e, out _, strings),
+                KernelGroups.StackWalk => StackWalkStack.Matches(e) ? !StackWalkStack.TryDecode(e, out _)
+                    : StackKeyDefinition.Matches(e) ? !StackKeyDefinition.TryDecode(e, out _)
+                    : StackKeyReference.Matches(e) && !StackKeyReference.TryDecode(e, out _),
+                _ => false,
+            };
+        }
+        if (e.Kind == Records.RecordHeaderKind.EventHeader)
+        {
+            return ClrContentionStart.Matches(e) ? !ClrContentionStart.TryDecode(e, out _)
+                : ClrContentionStop.Matches(e) ? !ClrContentionStop.TryDecode(e, out _)
+                : ClrMethod.Matches(e) ? !ClrMethodView.TryDecode(e, out _)
+                : ClrModule.Matches(e) ? !ClrModule.TryDecode(e, out _, strings)
+                : RpcCallStart.Matches(e) ? !RpcCallStart.TryDecode(e, out _, strings)
+                : RpcCallStop.Matches(e) ? !RpcCallStop.TryDecode(e, out _)
+                : WmiOperationStart.Matches(e) ? !WmiOperationStart.TryDecode(e, out _, strings)
+                : WmiProviderInfo.Matches(e) ? !WmiProviderInfo.TryDecode(e, out _, strings)
+                : WmiOperationEnd.Matches(e) && !WmiOperationEnd.TryDecode(e, out _);
+        }
+        return ImageIdEvent.Matches(e) ? !ImageIdEvent.TryDecode(e, out _, strings)
+            : DbgIdRsds.Matches(e) ? !DbgIdRsds.TryDecode(e, out _, strings)
+            : VolumeMapping.Matches(e) && !VolumeMapping.TryDecode(e, out _);
+    }
+
+    private static bool FileIoRejects(in EtwEvent e, StringPool strings) =>
+        FileIoName.Matches(e) ? !FileIoName.TryDecode(e, out _, strings)
+        : FileIoCreate.Matches(e) ? !FileIoCreate.TryDecode(e, out _, strings)
+        : FileIoReadWrite.Matches(e) ? !FileIoReadWrite.TryDecode(e, out _)
+        : FileIoSimpleOp.Matches(e) ? !FileIoSimpleOp.TryDecode(e, out _)
+        : FileIoInfo.Matches(e) ? !FileIoInfo.TryDecode(e, out _)
+        : FileIoDirEnum.Matches(e) ? !FileIoDirEnum.TryDecode(e, out _, strings)
+        : FileIoOperationEnd.Matches(e) && !FileIoOperationEnd.TryDecode(e, out _);
+}
