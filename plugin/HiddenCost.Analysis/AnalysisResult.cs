@@ -9,8 +9,9 @@ namespace HiddenCost.Analysis;
 public sealed record AnalysisResult(string TracePath, IReadOnlyList<Table> Tables, string? Error)
 {
     /// <summary>
-    /// Null, or why the tables come from part of the trace only (the file is damaged or cut short; every table carries
-    /// it as a note too): hosts show it, as they show <see cref="Error"/>, whatever tables are asked for.
+    /// Null, or why the tables come from part of the trace only (the file is damaged or cut short, or events in it could
+    /// not be decoded; every table carries it as a note too): hosts show it, as they show <see cref="Error"/>, whatever
+    /// tables are asked for.
     /// </summary>
     public string? Warning { get; init; }
 

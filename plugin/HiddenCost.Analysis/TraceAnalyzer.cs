@@ -41,10 +41,15 @@ public static class TraceAnalyzer
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
             var tables = analyses.SelectMany(a => a.Complete(context)).ToArray();
             var damage = DamageNote(path, reader.Health);
-            if (damage is not null)
-                foreach (var table in tables) table.AddNote(damage);
+            var undecodable = UndecodableReport.Summary(path, session.Undecodable);
+            var warning = damage is null ? undecodable : undecodable is null ? damage : $"{damage} {undecodable}";
+            foreach (var table in tables)
+            {
+                if (warning is not null) table.AddNote(warning);
+                if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost) table.AddNote(lost);
+            }
             progress?.Report(1.0);
-            return new AnalysisResult(path, tables, null) { Warning = damage };
+            return new AnalysisResult(path, tables, null) { Warning = warning };
         }
         catch (EtlFormatException e)
         {

@@ -31,6 +31,9 @@ public sealed class TraceSession : IStackListener
     /// <summary>Kernel events that carried a stack, by kind (Event Counts and Trace Readiness read it).</summary>
     public StackedKernelEvents StackedEvents { get; } = new();
 
+    /// <summary>Events of kinds the tables read that their decoders could not decode (damage inside payloads).</summary>
+    public UndecodableEvents Undecodable { get; } = new();
+
     public StringPool Strings { get; }
     public TraceState State { get; }
     public StackCollector Stacks { get; }
@@ -43,6 +46,7 @@ public sealed class TraceSession : IStackListener
         State.Observe(e);
         Stacks.Observe(e);
         StackedEvents.Observe(e);
+        Undecodable.Observe(e, Strings);
     }
 
     /// <summary>Call once after the last event: finishes stacks still waiting for their user part.</summary>

@@ -20,8 +20,8 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             "lost data, and the wpr line that records what is missing.", "HiddenCost/Trace")
         .Column("Table", ColumnType.Text)
         .Column("Ready", ColumnType.Boolean, description: "every required event kind is present")
-        .Column("Present", ColumnType.Text, description: "required and optional event kinds found, with counts")
-        .Column("Missing", ColumnType.Text, description: "required event kinds absent with the WPR keyword that records them (optional ones in brackets)")
+        .Column("Present", ColumnType.Text, description: "required and optional event kinds found, with counts (and how many could not be decoded)")
+        .Column("Missing", ColumnType.Text, description: "required event kinds absent with the WPR keyword that records them, or recorded but none decodable (optional ones in brackets)")
         .Column("CPU Samples", ColumnType.Integer, ColumnUnit.Count)
         .Column("Stacks", ColumnType.Integer, ColumnUnit.Count, description: "events in the trace with a stack attached")
         .Column("Events Lost", ColumnType.Integer, ColumnUnit.Count)
@@ -69,8 +69,15 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
                     stacksListed = true;
                     continue;
                 }
-                long count = Count(requirement.Events);
-                if (count > 0) present.Add($"{requirement.Name} {N(count)}");
+                long count = Count(requirement.Events), undecodable = _session.Undecodable.Count(requirement.Events);
+                if (count > undecodable)
+                    present.Add(undecodable == 0 ? $"{requirement.Name} {N(count)}" : $"{requirement.Name} {N(count)} ({N(undecodable)} undecodable)");
+                else if (count > 0)
+                {
+                    // Recorded, but none could be decoded: the table has nothing to read, and recording again is no answer.
+                    var what = $"{requirement.Name}: all {N(count)} undecodable ({UndecodableReport.Reason})";
+                    missing.Add(requirement.Necessity == Necessity.Required ? what : $"[{what}]");
+                }
                 else
                 {
                     var what = $"{requirement.Name} ({HowRecorded(requirement.RecordedBy)})";
@@ -87,7 +94,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
     }
 
     private bool Met(EventRequirement r) =>
-        StackedOn(r) is { } kinds ? kinds.Sum(k => Stacked(k.Kind)) > 0 : Count(r.Events) > 0;
+        StackedOn(r) is { } kinds ? kinds.Sum(k => Stacked(k.Kind)) > 0 : Count(r.Events) > _session.Undecodable.Count(r.Events);
 
     /// <summary>
     /// A table's StackWalk requirements, as one present entry — "StackWalk N (on SampledProfile n, ...)", naming the

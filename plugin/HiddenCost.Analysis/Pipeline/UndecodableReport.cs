@@ -1,0 +1,45 @@
+using System.Globalization;
+using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Tables.EventCounts;
+
+namespace HiddenCost.Analysis.Pipeline;
+
+/// <summary>How the events the decoders could not decode (<see cref="UndecodableEvents"/>) are said to the user.</summary>
+public static class UndecodableReport
+{
+    /// <summary>Why a decoder gives up on an event of its kind.</summary>
+    public const string Reason = "shorter than their layout, or of a version the reader does not read";
+
+    /// <summary>
+    /// The note for a problem table that reads some of the kinds left out, naming them by the table's requirements
+    /// (the names Trace Readiness shows); null when the table lost none or reads no catalogued events.
+    /// </summary>
+    public static string? TableNote(string tableName, UndecodableEvents undecodable)
+    {
+        if (undecodable.Total == 0 || !RequirementCatalog.TryGetForTable(tableName, out var problem)) return null;
+        var lost = new List<string>();
+        foreach (var requirement in problem.Events.DistinctBy(r => r.Name))
+            if (undecodable.Count(requirement.Events) is var n and > 0) lost.Add($"{requirement.Name} {N(n)}");
+        return lost.Count == 0 ? null
+            : $"Events this table reads could not be decoded and are left out, so its figures may be low: {string.Join(", ", lost)}.";
+    }
+
+    /// <summary>One line on every kind left out, for Trace Info and the host's warning; null when none was.</summary>
+    public static string? Summary(string path, UndecodableEvents undecodable)
+    {
+        if (undecodable.Total == 0) return null;
+        var kinds = undecodable.Kinds;
+        var listed = kinds.Select(k => $"{KindName(k.Provider, k.Group, k.Id)} {N(k.Count)} (first in the buffer at offset 0x{k.FirstOffset:X})");
+        return $"{path}: {N(undecodable.Total)} events could not be decoded ({Reason}) and every table that reads them left them out: " +
+               string.Join(", ", listed) + ".";
+    }
+
+    private static string KindName(Guid provider, byte group, ushort id)
+    {
+        if (provider == Guid.Empty) return $"{Etl.KernelGroups.NameOf(group)} {EventNames.KernelEvent(group, (byte)id) ?? $"opcode {id}"}";
+        var name = EventNames.Provider(provider) ?? provider.ToString();
+        return EventNames.ClassicEvent(provider, (byte)id) is { } classic ? $"{name} {classic}" : $"{name} event {id}";
+    }
+
+    private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
+}

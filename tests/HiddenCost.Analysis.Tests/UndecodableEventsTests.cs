@@ -1,0 +1,96 @@
+using System.Globalization;
+using HiddenCost.Analysis.Tests.Support;
+using HiddenCost.Synthetic.Etl;
+using HiddenCost.Synthetic.Model;
+using HiddenCost.Synthetic.Scenarios;
+
+namespace HiddenCost.Analysis.Tests;
+
+/// <summary>
+/// Events of a kind the tables read whose payload their decoder cannot decode (here: system-call events with their
+/// payload cut off, in a synthetic syscall storm) are counted and said where they matter: on the tables that read
+/// them, in Trace Readiness, in Trace Info, and in the result's warning.
+/// </summary>
+[TestClass]
+public sealed class UndecodableEventsTests
+{
+    private const string SyscallTable = "Syscall Hook Overhead";
+
+    /// <summary>The storm with the payload of every PerfInfo event of <paramref name="opcodes"/> removed.</summary>
+    private static (AnalysisResult Result, long Emptied) StormWithout(params byte[] opcodes)
+    {
+        var trace = SyscallHookStorm.Generate().Trace;
+        long emptied = 0;
+        var records = trace.Records.Select(r =>
+        {
+            if (r is not KernelRecord { HeaderKind: RecordKind.PerfInfo } k || !opcodes.Contains(k.Type)) return r;
+            emptied++;
+            return new KernelRecord
+            {
+                Cpu = k.Cpu, Timestamp = k.Timestamp, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind,
+                Group = k.Group, Type = k.Type, Version = k.Version, Payload = [],
+            };
+        }).ToList();
+        var writer = new EtlFileWriter(trace.Settings);
+        writer.AddRange(records);
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-undecodable-{Guid.NewGuid():N}.etl");
+        writer.Save(path);
+        try
+        {
+            var result = TraceAnalyzer.Analyze(path);
+            Assert.IsNull(result.Error, result.Error);
+            return (result, emptied);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
+
+    [TestMethod]
+    public void The_intact_storm_has_no_undecodable_events_synthetic()
+    {
+        var result = SyntheticTraces.Analyze(SyscallHookStorm.Generate().Trace, "syscall");
+        Assert.IsNull(result.Warning, result.Warning);
+        Assert.IsFalse(result.Tables.Any(t => t.Notes.Any(n => n.Contains("could not be decoded"))));
+    }
+
+    [TestMethod]
+    public void System_call_entries_without_payload_are_counted_on_the_tables_that_read_them_synthetic()
+    {
+        var (result, emptied) = StormWithout(51);
+        Assert.IsTrue(emptied > 1_000, $"{emptied} SysClEnter emptied");
+        StringAssert.Contains(result.Warning, $"{N(emptied)} events could not be decoded (shorter than their layout, or of a version the reader does not read)");
+        StringAssert.Contains(result.Warning, $"PerfInfo SysClEnter {N(emptied)} (first in the buffer at offset 0x");
+        Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)), "the warning is on every table");
+        CollectionAssert.Contains(result[SyscallTable].Notes.ToList(),
+            $"Events this table reads could not be decoded and are left out, so its figures may be low: SysClEnter/SysClExit {N(emptied)}.");
+        Assert.IsFalse(result["Event Log Render Cost"].Notes.Any(n => n.StartsWith("Events this table reads", StringComparison.Ordinal)),
+            "the Event Log table reads no system calls");
+
+        var readiness = result["Trace Readiness"];
+        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
+        long total = result["Event Counts"].Rows
+            .Where(r => (string?)r[result["Event Counts"].Spec.IndexOf("Provider")] == "PerfInfo" &&
+                        (string?)r[result["Event Counts"].Spec.IndexOf("Event")] is "SysClEnter" or "SysClExit")
+            .Sum(r => Convert.ToInt64(r[result["Event Counts"].Spec.IndexOf("Count")]));
+        StringAssert.Contains((string?)readiness.Cell(row, "Present"), $"SysClEnter/SysClExit {N(total)} ({N(emptied)} undecodable)");
+        Assert.AreEqual(true, readiness.Cell(row, "Ready"), "the exits still decode");
+    }
+
+    [TestMethod]
+    public void A_table_whose_required_events_all_fail_to_decode_is_not_ready_synthetic()
+    {
+        var (result, emptied) = StormWithout(51, 52);
+        var readiness = result["Trace Readiness"];
+        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
+        Assert.AreEqual(false, readiness.Cell(row, "Ready"));
+        StringAssert.Contains((string?)readiness.Cell(row, "Missing"),
+            $"SysClEnter/SysClExit: all {N(emptied)} undecodable (shorter than their layout, or of a version the reader does not read)");
+        Assert.IsFalse(((string?)readiness.Cell(row, "Present"))!.Contains("SysClEnter/SysClExit", StringComparison.Ordinal));
+        StringAssert.Contains(result.Warning, "PerfInfo SysClEnter");
+        StringAssert.Contains(result.Warning, "PerfInfo SysClExit");
+    }
+}
