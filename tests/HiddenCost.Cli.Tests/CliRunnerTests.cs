@@ -262,6 +262,30 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Text_identifiers_print_without_separators_and_counts_with_them()
+    {
+        var pid = new HiddenCost.Analysis.Model.ColumnSpec(Guid.NewGuid(), "PID", HiddenCost.Analysis.Model.ColumnType.Integer);
+        var count = new HiddenCost.Analysis.Model.ColumnSpec(Guid.NewGuid(), "Syscalls", HiddenCost.Analysis.Model.ColumnType.Integer,
+            HiddenCost.Analysis.Model.ColumnUnit.Count);
+        Assert.AreEqual("26100", CellFormatter.Text(pid, 26_100L));
+        Assert.AreEqual("26,100", CellFormatter.Text(count, 26_100L));
+    }
+
+    [TestMethod]
+    public void Text_decimals_keep_one_precision_per_column_by_unit()
+    {
+        static string Text(HiddenCost.Analysis.Model.ColumnUnit unit, double value) => CellFormatter.Text(
+            new HiddenCost.Analysis.Model.ColumnSpec(Guid.NewGuid(), "x", HiddenCost.Analysis.Model.ColumnType.Decimal, unit), value);
+        Assert.AreEqual("0.500", Text(HiddenCost.Analysis.Model.ColumnUnit.Milliseconds, 0.5));
+        Assert.AreEqual("1,234.568", Text(HiddenCost.Analysis.Model.ColumnUnit.Milliseconds, 1234.5678));
+        Assert.AreEqual("33.000", Text(HiddenCost.Analysis.Model.ColumnUnit.Microseconds, 33));
+        Assert.AreEqual("13.00", Text(HiddenCost.Analysis.Model.ColumnUnit.Ratio, 13));
+        Assert.AreEqual("7.5", Text(HiddenCost.Analysis.Model.ColumnUnit.Percent, 7.54));
+        Assert.AreEqual("49,796.5", Text(HiddenCost.Analysis.Model.ColumnUnit.PerSecond, 49_796.5));
+        Assert.AreEqual("0.05", Text(HiddenCost.Analysis.Model.ColumnUnit.Megabytes, 0.049));
+    }
+
+    [TestMethod]
     public void A_lone_surrogate_from_a_trace_is_written_to_an_output_file_as_a_replacement_character()
     {
         // A fuzzed session name with 0xDC00 in it threw EncoderFallbackException out of --output, half-way through.

@@ -5,7 +5,9 @@ namespace HiddenCost.Cli.Output;
 
 /// <summary>
 /// How a cell reads in text output: timestamps and durations in seconds/ms the way WPA shows them, decimals
-/// rounded, lock ids in hex. CSV and JSON keep the typed raw values instead.
+/// rounded to one precision per column (by its unit, so a column's figures line up), counts grouped in thousands,
+/// identifiers (a PID, a build number: integers without a unit) not, lock ids in hex. CSV and JSON keep the typed
+/// raw values instead.
 /// </summary>
 public static class CellFormatter
 {
@@ -15,13 +17,23 @@ public static class CellFormatter
         long ns when column.Type == ColumnType.Timestamp => (ns / 1e9).ToString("0.000000000", CultureInfo.InvariantCulture) + " s",
         long ns when column.Type == ColumnType.Duration => (ns / 1e6).ToString("#,0.000", CultureInfo.InvariantCulture) + " ms",
         long n when column.Format == "hex" => "0x" + n.ToString("X", CultureInfo.InvariantCulture),
+        long n when column.Unit == ColumnUnit.None => n.ToString(CultureInfo.InvariantCulture),
         long n => n.ToString("N0", CultureInfo.InvariantCulture),
         double d when double.IsNaN(d) || double.IsInfinity(d) => "",
-        double d => d.ToString(Math.Abs(d) >= 100 ? "N1" : "0.###", CultureInfo.InvariantCulture),
+        double d => d.ToString(DecimalFormat(column.Unit), CultureInfo.InvariantCulture),
         bool b => b ? "yes" : "no",
         Guid g => g.ToString(),
         string s => s,
         _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
+    };
+
+    /// <summary>Milliseconds and microseconds to the thousandth (µs and ns, as durations print), shares to a tenth.</summary>
+    private static string DecimalFormat(ColumnUnit unit) => unit switch
+    {
+        ColumnUnit.Milliseconds or ColumnUnit.Microseconds or ColumnUnit.Nanoseconds => "#,0.000",
+        ColumnUnit.Ratio or ColumnUnit.Megabytes => "#,0.00",
+        ColumnUnit.Percent or ColumnUnit.PerSecond or ColumnUnit.Bytes or ColumnUnit.Count => "#,0.0",
+        _ => "#,0.###",
     };
 
     /// <summary>A table's size in its heading: "1 row", "8,192 rows".</summary>
