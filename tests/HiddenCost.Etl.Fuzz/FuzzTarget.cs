@@ -51,7 +51,11 @@ internal static class FuzzTarget
                 keys.Observe(e);
                 if (stacks.Observe(e) || generic.Observe(e)) continue;
                 if (SampledProfile.TryDecode(e, out _)) samples.Add((stacks.Expect(e), e.ProcessId, e.TimeNs));
-                sum += EveryDecoder.Decode(e, strings, Frames);
+                long decoded = EveryDecoder.Decode(e, strings, Frames);
+                // The kinds are disjoint: an event its decoder refuses is one no other decoder takes.
+                if (TypedDecoders.Rejects(e, strings) && decoded > 0)
+                    throw new InvalidOperationException($"an event rejected as undecodable was decoded: {e.Group}/{e.Opcode} {e.ProviderId} {e.EventId}");
+                sum += decoded;
                 if (generic.DecodeToList(e, out _, out _) is { } fields) sum += fields.Count;
             }
             stacks.Complete();

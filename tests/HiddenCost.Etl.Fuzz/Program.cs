@@ -24,7 +24,16 @@ switch (args.FirstOrDefault())
         });
         return 0;
     case "--corpus" when args.Length == 2:
-        return Corpus.Write(args[1]);
+        try
+        {
+            return Corpus.Write(args[1]);
+        }
+        catch (Exception e) when (e is TypeInitializationException or DirectoryNotFoundException)
+        {
+            // The seeds come from ../shared beside the repository, found from the program's folder or the working directory.
+            Console.Error.WriteLine($"error: {(e.InnerException ?? e).Message}");
+            return 2;
+        }
     case "--replay" when args.Length >= 2:
         return Replay(args.Skip(1));
     default:

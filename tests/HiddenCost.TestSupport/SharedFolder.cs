@@ -60,11 +60,20 @@ public static class SharedFolder
         return Directory.Exists(System.IO.Path.Combine(candidate, "etl-samples")) ? candidate : null;
     }
 
-    private static string FindRepositoryRoot()
+    /// <summary>
+    /// Above the program's folder (tests run from the build output), else above the working directory: a tool published
+    /// elsewhere (the fuzz target in /tmp/etl-fuzz) is run from the repository root.
+    /// </summary>
+    private static string FindRepositoryRoot() =>
+        SolutionAbove(AppContext.BaseDirectory) ?? SolutionAbove(Environment.CurrentDirectory) ??
+        throw new InvalidOperationException(
+            $"HiddenCost.slnx not found above {AppContext.BaseDirectory} or above the working directory {Environment.CurrentDirectory}: run from the repository");
+
+    private static string? SolutionAbove(string start)
     {
-        var dir = new DirectoryInfo(AppContext.BaseDirectory);
+        var dir = new DirectoryInfo(start);
         while (dir is not null && !File.Exists(System.IO.Path.Combine(dir.FullName, "HiddenCost.slnx")))
             dir = dir.Parent;
-        return dir?.FullName ?? throw new InvalidOperationException("HiddenCost.slnx not found above " + AppContext.BaseDirectory);
+        return dir?.FullName;
     }
 }
