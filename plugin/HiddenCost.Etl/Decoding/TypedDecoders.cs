@@ -8,15 +8,16 @@ namespace HiddenCost.Etl.Decoding;
 
 /// <summary>
 /// Every typed decoder of this library, asked about one event at a time. A decoder gives up on an event of its kind
-/// whose payload is shorter than the layout it reads (or of a version it does not read), and whoever asked leaves
-/// the event out. Recorders do not write such events, so one seen here means damage the buffer checks could not see,
-/// and a table that read none of a kind it found in the trace would otherwise look like a recording that lacked it.
+/// whose payload is shorter than the layout it reads, and whoever asked leaves the event out. Recorders do not write
+/// such events, so one seen here means damage the buffer checks could not see, and a table that read none of a kind
+/// it found in the trace would otherwise look like a recording that lacked it. Process and registry events older than
+/// version 2 (Windows XP's layouts, which the decoders do not read) are well formed: they are not counted here.
 /// </summary>
 public static class TypedDecoders
 {
     /// <summary>
-    /// True when a typed decoder reads events of this kind and cannot decode this one. Asks the decoders themselves,
-    /// so what is counted here is exactly what every table that reads the kind leaves out.
+    /// True when a typed decoder reads events of this kind and version and cannot decode this one. Asks the decoders
+    /// themselves, so what is counted here is exactly what every table that reads the kind leaves out.
     /// </summary>
     /// <param name="strings">Where the decoders that read names keep them (the pass's pool: no string is made twice).</param>
     public static bool Rejects(in EtwEvent e, StringPool strings)
@@ -34,11 +35,11 @@ public static class TypedDecoders
                     : SampledProfile.Matches(e) ? !SampledProfile.TryDecode(e, out _)
                     : ProfileInterval.Matches(e) && !ProfileInterval.TryDecode(e, out _, strings),
                 KernelGroups.FileIo => FileIoRejects(e, strings),
-                KernelGroups.Process => ProcessEvent.Matches(e) && !ProcessEvent.TryDecode(e, out _, strings),
+                KernelGroups.Process => e.Version >= 2 && ProcessEvent.Matches(e) && !ProcessEvent.TryDecode(e, out _, strings),
                 KernelGroups.Image => ImageEvent.Matches(e) && !ImageEvent.TryDecode(e, out _, strings),
                 KernelGroups.PageFault => PageFault.Matches(e) ? !PageFault.TryDecode(e, out _)
                     : HardFault.Matches(e) && !HardFault.TryDecode(e, out _),
-                KernelGroups.Registry => RegistryEvent.Matches(e) && !RegistryEvent.TryDecode(e, out _, strings),
+                KernelGroups.Registry => e.Version >= 2 && RegistryEvent.Matches(e) && !RegistryEvent.TryDecode(e, out _, strings),
                 KernelGroups.StackWalk => StackWalkStack.Matches(e) ? !StackWalkStack.TryDecode(e, out _)
                     : StackKeyDefinition.Matches(e) ? !StackKeyDefinition.TryDecode(e, out _)
                     : StackKeyReference.Matches(e) && !StackKeyReference.TryDecode(e, out _),

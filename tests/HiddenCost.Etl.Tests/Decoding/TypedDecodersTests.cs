@@ -83,6 +83,8 @@ public sealed class TypedDecodersTests
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Manifest(ClrProviders.Runtime, ClrProviders.ContentionStartId, 0, []), strings),
             "ContentionStart v0 has no payload");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.DiskIo, 10, 2, []), strings), "DiskIo Read");
+        Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Process, 1, 1, new byte[64]), strings), "Process Start v1 (XP)");
+        Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Registry, 16, 0, new byte[64]), strings), "Registry v0 (XP)");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Thread, 37, 2, []), strings), "Thread CompCS");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.PerfInfo, 67, 2, []), strings), "PerfInfo ISR");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Process, 10, 2, []), strings), "Process PerfCtr");
@@ -116,6 +118,11 @@ public sealed class TypedDecodersTests
                 (rejects, any) = (TypedDecoders.Rejects(e, strings), EveryDecoder.Decode(e, strings) > 0);
                 // EveryDecoder counts a stack's frames, and a stack of none decodes as 0 of them.
                 if (group == KernelGroups.StackWalk && !any && !rejects) continue;
+                if (group is KernelGroups.Process or KernelGroups.Registry && e.Version < 2)
+                {
+                    Assert.IsFalse(rejects || any, $"case {i}: a version {e.Version} layout is neither decoded nor called damaged");
+                    continue;
+                }
             }
             Assert.AreNotEqual(any, rejects, $"case {i}: rejected {rejects}, decoded by some decoder {any}");
             if (rejects) rejected++;
