@@ -19,12 +19,19 @@ public sealed class UndecodableEventsTests
     /// <summary>The storm with the payload of every PerfInfo event of <paramref name="opcodes"/> removed.</summary>
     private static (AnalysisResult Result, long Emptied) StormWithout(params byte[] opcodes)
     {
+        var (result, each) = StormWithoutEach(opcodes);
+        return (result, each.Values.Sum());
+    }
+
+    /// <summary>As <see cref="StormWithout"/>, with how many events of each opcode were emptied.</summary>
+    private static (AnalysisResult Result, Dictionary<byte, long> Emptied) StormWithoutEach(params byte[] opcodes)
+    {
         var trace = SyscallHookStorm.Generate().Trace;
-        long emptied = 0;
+        var emptied = new Dictionary<byte, long>();
         var records = trace.Records.Select(r =>
         {
             if (r is not KernelRecord { HeaderKind: RecordKind.PerfInfo } k || !opcodes.Contains(k.Type)) return r;
-            emptied++;
+            emptied[k.Type] = emptied.GetValueOrDefault(k.Type) + 1;
             return new KernelRecord
             {
                 Cpu = k.Cpu, Timestamp = k.Timestamp, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind,
@@ -62,12 +69,13 @@ public sealed class UndecodableEventsTests
     {
         var (result, emptied) = StormWithout(51);
         Assert.IsTrue(emptied > 1_000, $"{emptied} SysClEnter emptied");
-        StringAssert.Contains(result.Warning, $"{N(emptied)} events could not be decoded (shorter than their layout, or of a version the reader does not read)");
+        StringAssert.Contains(result.Warning, $"{N(emptied)} events could not be decoded (payload shorter than their layout)");
         StringAssert.Contains(result.Warning, $"PerfInfo SysClEnter {N(emptied)} (first in the buffer at offset 0x");
         Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)), "the warning is on every table");
         CollectionAssert.Contains(result[SyscallTable].Notes.ToList(),
-            $"Events this table reads could not be decoded and are left out, so its figures may be low: SysClEnter/SysClExit {N(emptied)}.");
-        Assert.IsFalse(result["Event Log Render Cost"].Notes.Any(n => n.StartsWith("Events this table reads", StringComparison.Ordinal)),
+            $"Events of the kinds this table needs could not be decoded and are left out: SysClEnter/SysClExit {N(emptied)}. Its figures may " +
+            "be low, and where it says the trace lacks these events, they were recorded but damaged.");
+        Assert.IsFalse(result["Event Log Render Cost"].Notes.Any(n => n.StartsWith("Events of the kinds", StringComparison.Ordinal)),
             "the Event Log table reads no system calls");
 
         var readiness = result["Trace Readiness"];
@@ -77,20 +85,35 @@ public sealed class UndecodableEventsTests
                         (string?)r[result["Event Counts"].Spec.IndexOf("Event")] is "SysClEnter" or "SysClExit")
             .Sum(r => Convert.ToInt64(r[result["Event Counts"].Spec.IndexOf("Count")]));
         StringAssert.Contains((string?)readiness.Cell(row, "Present"), $"SysClEnter/SysClExit {N(total)} ({N(emptied)} undecodable)");
-        Assert.AreEqual(true, readiness.Cell(row, "Ready"), "the exits still decode");
+        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SysClEnter: all {N(emptied)} undecodable (payload shorter than their layout)");
+        Assert.AreEqual(false, readiness.Cell(row, "Ready"), "exits without entries time no system call");
     }
 
     [TestMethod]
     public void A_table_whose_required_events_all_fail_to_decode_is_not_ready_synthetic()
     {
-        var (result, emptied) = StormWithout(51, 52);
+        var (result, emptied) = StormWithoutEach(51, 52);
         var readiness = result["Trace Readiness"];
         int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
         Assert.AreEqual(false, readiness.Cell(row, "Ready"));
-        StringAssert.Contains((string?)readiness.Cell(row, "Missing"),
-            $"SysClEnter/SysClExit: all {N(emptied)} undecodable (shorter than their layout, or of a version the reader does not read)");
+        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SysClEnter: all {N(emptied[51])} undecodable");
+        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SysClExit: all {N(emptied[52])} undecodable");
         Assert.IsFalse(((string?)readiness.Cell(row, "Present"))!.Contains("SysClEnter/SysClExit", StringComparison.Ordinal));
         StringAssert.Contains(result.Warning, "PerfInfo SysClEnter");
         StringAssert.Contains(result.Warning, "PerfInfo SysClExit");
+    }
+
+    [TestMethod]
+    public void Undecodable_samples_are_not_counted_as_cpu_samples_and_leave_their_tables_not_ready_synthetic()
+    {
+        var intact = SyntheticTraces.Analyze(SyscallHookStorm.Generate().Trace, "syscall")["Trace Readiness"];
+        var (result, emptied) = StormWithout(46);
+        var readiness = result["Trace Readiness"];
+        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
+        Assert.AreEqual(Convert.ToInt64(intact.Cell(row, "CPU Samples")) - emptied, readiness.Cell(row, "CPU Samples"));
+        Assert.AreEqual(0L, readiness.Cell(row, "CPU Samples"), "every sample was emptied");
+        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SampledProfile: all {N(emptied)} undecodable");
+        Assert.AreEqual(false, readiness.Cell(row, "Ready"));
+        Assert.AreEqual(true, intact.Cell(row, "Ready"));
     }
 }

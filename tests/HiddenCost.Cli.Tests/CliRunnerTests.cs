@@ -283,6 +283,10 @@ public sealed class CliRunnerTests
         Assert.AreEqual("7.5", Text(HiddenCost.Analysis.Model.ColumnUnit.Percent, 7.54));
         Assert.AreEqual("49,796.5", Text(HiddenCost.Analysis.Model.ColumnUnit.PerSecond, 49_796.5));
         Assert.AreEqual("0.05", Text(HiddenCost.Analysis.Model.ColumnUnit.Megabytes, 0.049));
+        Assert.AreEqual("0.033", Text(HiddenCost.Analysis.Model.ColumnUnit.PerSecond, 1 / 30.0), "not rounded to nothing");
+        Assert.AreEqual("0.0039", Text(HiddenCost.Analysis.Model.ColumnUnit.Megabytes, 4096 / 1048576.0));
+        Assert.AreEqual("-0.00042", Text(HiddenCost.Analysis.Model.ColumnUnit.Milliseconds, -0.00042));
+        Assert.AreEqual("0.0", Text(HiddenCost.Analysis.Model.ColumnUnit.Percent, 0));
     }
 
     [TestMethod]

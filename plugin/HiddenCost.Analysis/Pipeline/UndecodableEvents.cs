@@ -30,15 +30,17 @@ public sealed class UndecodableEvents
     public long Count(EventSelector selector)
     {
         long n = 0;
-        foreach (int id in selector.Ids)
-        {
-            var kind = selector.Origin == EventOrigin.Kernel
-                ? new Kind(Guid.Empty, selector.Group, (ushort)(byte)id)
-                : new Kind(selector.ProviderId, 0, (ushort)id);
-            n += _kinds.GetValueOrDefault(kind).Count;
-        }
+        foreach (int id in selector.Ids) n += Count(selector, id);
         return n;
     }
+
+    /// <summary>How many events of one of <paramref name="selector"/>'s kinds (opcode or event id <paramref name="id"/>) were left out.</summary>
+    public long Count(EventSelector selector, int id) => _kinds.GetValueOrDefault(selector.Origin == EventOrigin.Kernel
+        ? new Kind(Guid.Empty, selector.Group, (byte)id)
+        : new Kind(selector.ProviderId, 0, (ushort)id)).Count;
+
+    /// <summary>How many kernel events of <paramref name="group"/> and <paramref name="opcode"/> were left out.</summary>
+    public long Kernel(byte group, byte opcode) => _kinds.GetValueOrDefault(new Kind(Guid.Empty, group, opcode)).Count;
 
     /// <summary>
     /// Each kind with events left out, most first: kernel kinds by group byte and opcode (provider <see cref="Guid.Empty"/>),

@@ -8,11 +8,12 @@ namespace HiddenCost.Analysis.Pipeline;
 public static class UndecodableReport
 {
     /// <summary>Why a decoder gives up on an event of its kind.</summary>
-    public const string Reason = "shorter than their layout, or of a version the reader does not read";
+    public const string Reason = "payload shorter than their layout";
 
     /// <summary>
-    /// The note for a problem table that reads some of the kinds left out, naming them by the table's requirements
-    /// (the names Trace Readiness shows); null when the table lost none or reads no catalogued events.
+    /// The note for a problem table whose requirements (the kinds Trace Readiness lists for it) include some of the kinds
+    /// left out, named as Trace Readiness names them; null when it lost none or has no requirements. Kinds a table reads
+    /// beyond its requirements are named in <see cref="Summary"/>, which every table carries.
     /// </summary>
     public static string? TableNote(string tableName, UndecodableEvents undecodable)
     {
@@ -21,7 +22,8 @@ public static class UndecodableReport
         foreach (var requirement in problem.Events.DistinctBy(r => r.Name))
             if (undecodable.Count(requirement.Events) is var n and > 0) lost.Add($"{requirement.Name} {N(n)}");
         return lost.Count == 0 ? null
-            : $"Events this table reads could not be decoded and are left out, so its figures may be low: {string.Join(", ", lost)}.";
+            : $"Events of the kinds this table needs could not be decoded and are left out: {string.Join(", ", lost)}. Its figures may " +
+              "be low, and where it says the trace lacks these events, they were recorded but damaged.";
     }
 
     /// <summary>One line on every kind left out, for Trace Info and the host's warning; null when none was.</summary>
@@ -31,7 +33,7 @@ public static class UndecodableReport
         var kinds = undecodable.Kinds;
         var listed = kinds.Select(k => $"{KindName(k.Provider, k.Group, k.Id)} {N(k.Count)} (first in the buffer at offset 0x{k.FirstOffset:X})");
         return $"{path}: {N(undecodable.Total)} events could not be decoded ({Reason}) and every table that reads them left them out: " +
-               string.Join(", ", listed) + ".";
+               string.Join(", ", listed) + ". A table that says the trace lacks such events shows this damage, not the recording.";
     }
 
     private static string KindName(Guid provider, byte group, ushort id)

@@ -20,12 +20,24 @@ public static class CellFormatter
         long n when column.Unit == ColumnUnit.None => n.ToString(CultureInfo.InvariantCulture),
         long n => n.ToString("N0", CultureInfo.InvariantCulture),
         double d when double.IsNaN(d) || double.IsInfinity(d) => "",
-        double d => d.ToString(DecimalFormat(column.Unit), CultureInfo.InvariantCulture),
+        double d => Decimal(d, column.Unit),
         bool b => b ? "yes" : "no",
         Guid g => g.ToString(),
         string s => s,
         _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
     };
+
+    /// <summary>
+    /// The column's precision, except that a figure it would round to zero keeps two significant digits: a rate of one
+    /// yield in 30 s is 0.033, not 0.0, and 4 KB read is 0.0039 MB, not 0.00.
+    /// </summary>
+    private static string Decimal(double d, ColumnUnit unit)
+    {
+        var text = d.ToString(DecimalFormat(unit), CultureInfo.InvariantCulture);
+        if (d == 0 || text.Any(c => c is >= '1' and <= '9')) return text;
+        int places = Math.Min(15, 1 - (int)Math.Floor(Math.Log10(Math.Abs(d))));
+        return d.ToString("0." + new string('#', places), CultureInfo.InvariantCulture);
+    }
 
     /// <summary>Milliseconds and microseconds to the thousandth (µs and ns, as durations print), shares to a tenth.</summary>
     private static string DecimalFormat(ColumnUnit unit) => unit switch

@@ -2,6 +2,7 @@ using System.Globalization;
 using HiddenCost.Analysis.Catalogs;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
+using HiddenCost.Analysis.Tables.EventCounts;
 using HiddenCost.Etl;
 
 namespace HiddenCost.Analysis.Tables.TraceReadiness;
@@ -19,7 +20,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             "For each problem table: the events it needs that the trace holds (with counts), what is missing, samples and stacks, " +
             "lost data, and the wpr line that records what is missing.", "HiddenCost/Trace")
         .Column("Table", ColumnType.Text)
-        .Column("Ready", ColumnType.Boolean, description: "every required event kind is present")
+        .Column("Ready", ColumnType.Boolean, description: "every required event kind is present, and some of each decodable")
         .Column("Present", ColumnType.Text, description: "required and optional event kinds found, with counts (and how many could not be decoded)")
         .Column("Missing", ColumnType.Text, description: "required event kinds absent with the WPR keyword that records them, or recorded but none decodable (optional ones in brackets)")
         .Column("CPU Samples", ColumnType.Integer, ColumnUnit.Count)
@@ -51,7 +52,8 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         var table = new Table(Spec);
-        long samples = _kernel[KernelGroups.PerfInfo << 8 | 46];
+        // Samples the table can use: an undecodable one names no thread.
+        long samples = _kernel[KernelGroups.PerfInfo << 8 | 46] - _session.Undecodable.Kernel(KernelGroups.PerfInfo, 46);
         long stacks = _session.Stacks.Completed;
         long eventsLost = context.Header.EventsLost;
         long buffersLost = context.Header.BuffersLost;
@@ -72,13 +74,14 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
                 long count = Count(requirement.Events), undecodable = _session.Undecodable.Count(requirement.Events);
                 if (count > undecodable)
                     present.Add(undecodable == 0 ? $"{requirement.Name} {N(count)}" : $"{requirement.Name} {N(count)} ({N(undecodable)} undecodable)");
-                else if (count > 0)
+                // A kind recorded with none of its events decodable is missing to the table, whatever its siblings in the
+                // requirement hold (SysClExit without SysClEnter times nothing), and recording again is no answer.
+                foreach (var (kind, n) in AllUndecodable(requirement.Events))
                 {
-                    // Recorded, but none could be decoded: the table has nothing to read, and recording again is no answer.
-                    var what = $"{requirement.Name}: all {N(count)} undecodable ({UndecodableReport.Reason})";
+                    var what = $"{kind}: all {N(n)} undecodable ({UndecodableReport.Reason})";
                     missing.Add(requirement.Necessity == Necessity.Required ? what : $"[{what}]");
                 }
-                else
+                if (count == 0)
                 {
                     var what = $"{requirement.Name} ({HowRecorded(requirement.RecordedBy)})";
                     missing.Add(requirement.Necessity == Necessity.Required ? what : $"[{what}]");
@@ -94,7 +97,25 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
     }
 
     private bool Met(EventRequirement r) =>
-        StackedOn(r) is { } kinds ? kinds.Sum(k => Stacked(k.Kind)) > 0 : Count(r.Events) > _session.Undecodable.Count(r.Events);
+        StackedOn(r) is { } kinds
+            ? kinds.Sum(k => Stacked(k.Kind)) > 0
+            : Count(r.Events) > _session.Undecodable.Count(r.Events) && AllUndecodable(r.Events).Count == 0;
+
+    /// <summary>The kinds of <paramref name="selector"/> the trace holds that its decoder could decode none of, by name.</summary>
+    private List<(string Kind, long Count)> AllUndecodable(EventSelector selector)
+    {
+        var kinds = new List<(string, long)>();
+        if (_session.Undecodable.Total == 0) return kinds;
+        foreach (var id in selector.Ids)
+        {
+            long n = CountOf(selector, id);
+            if (n == 0 || _session.Undecodable.Count(selector, id) < n) continue;
+            kinds.Add((selector.Origin == EventOrigin.Kernel
+                ? EventNames.KernelEvent(selector.Group, (byte)id) ?? $"{selector.SourceName} opcode {id}"
+                : $"{selector.SourceName} event {id}", n));
+        }
+        return kinds;
+    }
 
     /// <summary>
     /// A table's StackWalk requirements, as one present entry — "StackWalk N (on SampledProfile n, ...)", naming the
@@ -152,10 +173,11 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
     private long Count(EventSelector selector)
     {
         long total = 0;
-        foreach (var id in selector.Ids)
-            total += selector.Origin == EventOrigin.Kernel
-                ? _kernel[selector.Group << 8 | (byte)id]
-                : _provider.GetValueOrDefault((selector.ProviderId, (ushort)id));
+        foreach (var id in selector.Ids) total += CountOf(selector, id);
         return total;
     }
+
+    private long CountOf(EventSelector selector, int id) => selector.Origin == EventOrigin.Kernel
+        ? _kernel[selector.Group << 8 | (byte)id]
+        : _provider.GetValueOrDefault((selector.ProviderId, (ushort)id));
 }
