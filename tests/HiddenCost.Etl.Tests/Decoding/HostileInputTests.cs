@@ -22,18 +22,6 @@ namespace HiddenCost.Etl.Tests.Decoding;
 [TestClass]
 public sealed class HostileInputTests
 {
-    private static readonly (byte Group, byte[] Opcodes)[] KernelKinds =
-    [
-        (KernelGroups.Process, [1, 2, 3, 4, 39]),
-        (KernelGroups.Thread, [1, 2, 3, 4, 36, 50, 72]),
-        (KernelGroups.Image, [2, 3, 4, 10]),
-        (KernelGroups.PerfInfo, [46, 51, 52, 72, 73, 74]),
-        (KernelGroups.StackWalk, [32, 34, 35, 36, 37, 38]),
-        (KernelGroups.FileIo, [0, 32, 35, 36, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77]),
-        (KernelGroups.PageFault, [10, 11, 12, 13, 14, 15, 32]),
-        (KernelGroups.Registry, [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]),
-    ];
-
     [TestMethod]
     public void Kernel_decoders_state_and_stacks_never_throw_on_random_payloads_seeded()
     {
@@ -44,7 +32,7 @@ public sealed class HostileInputTests
         var keys = new RegistryKeyNames();
         for (int i = 0; i < 20_000; i++)
         {
-            var (group, opcodes) = KernelKinds[random.Next(KernelKinds.Length)];
+            var (group, opcodes) = DecodedKinds.Kernel[random.Next(DecodedKinds.Kernel.Length)];
             var payload = new byte[random.Next(0, 96)];
             random.NextBytes(payload);
             var e = SyntheticEvent.Kernel(group, opcodes[random.Next(opcodes.Length)], (byte)random.Next(0, 6), payload,

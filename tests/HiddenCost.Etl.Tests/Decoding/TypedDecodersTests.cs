@@ -2,7 +2,6 @@ using HiddenCost.Etl.Decoding;
 using HiddenCost.Etl.Decoding.Clr;
 using HiddenCost.Etl.Decoding.KernelTraceControl;
 using HiddenCost.Etl.Decoding.Rpc;
-using HiddenCost.Etl.Decoding.Wmi;
 using HiddenCost.Etl.Tests.Support;
 using HiddenCost.TestSupport;
 
@@ -15,42 +14,12 @@ namespace HiddenCost.Etl.Tests.Decoding;
 [TestClass]
 public sealed class TypedDecodersTests
 {
-    /// <summary>Every kernel kind a typed decoder reads: each decoder's Matches, spelled out.</summary>
-    private static readonly (byte Group, byte[] Opcodes)[] DecodedKernelKinds =
-    [
-        (KernelGroups.Process, [1, 2, 3, 4, 39]),
-        (KernelGroups.Thread, [1, 2, 3, 4, 36, 50, 72]),
-        (KernelGroups.Image, [2, 3, 4, 10]),
-        (KernelGroups.PerfInfo, [46, 51, 52, 72, 73, 74]),
-        (KernelGroups.StackWalk, [32, 34, 35, 36, 37, 38]),
-        (KernelGroups.FileIo, [0, 32, 35, 36, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77]),
-        (KernelGroups.PageFault, [10, 11, 12, 13, 14, 15, 32]),
-        (KernelGroups.Registry, [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]),
-    ];
-
-    private static readonly (Guid Provider, ushort[] Ids)[] DecodedProviderKinds =
-    [
-        (ClrProviders.Runtime, [ClrProviders.ContentionStartId, ClrProviders.ContentionStopId, ClrProviders.MethodLoadVerboseId,
-            ClrProviders.MethodUnloadVerboseId, ClrProviders.ModuleLoadId, ClrProviders.ModuleUnloadId]),
-        (ClrProviders.Rundown, [ClrProviders.MethodDCStartVerboseId, ClrProviders.MethodDCEndVerboseId, ClrProviders.ModuleDCStartId,
-            ClrProviders.ModuleDCEndId]),
-        (RpcProvider.Id, [RpcProvider.ClientCallStart, RpcProvider.ServerCallStart, RpcProvider.ClientCallStop, RpcProvider.ServerCallStop]),
-        (WmiActivityProvider.Id, [WmiActivityProvider.OperationStart, WmiActivityProvider.ProviderInfo, WmiActivityProvider.OperationEnd]),
-    ];
-
-    private static readonly (Guid Task, byte Opcode)[] DecodedClassicKinds =
-    [
-        (KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.ImageId),
-        (KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.DbgIdRsds),
-        (KernelTraceControlIds.SystemConfigExTask, KernelTraceControlIds.VolumeMapping),
-    ];
-
     [TestMethod]
     public void An_empty_payload_is_rejected_for_every_kind_a_typed_decoder_reads()
     {
         var strings = new StringPool();
         int kinds = 0;
-        foreach (var (group, opcodes) in DecodedKernelKinds)
+        foreach (var (group, opcodes) in DecodedKinds.Kernel)
             foreach (var opcode in opcodes)
                 foreach (bool is64 in new[] { true, false })
                 {
@@ -59,7 +28,7 @@ public sealed class TypedDecodersTests
                     Assert.AreEqual(0, EveryDecoder.Decode(e, strings), $"kernel 0x{group:X2}/{opcode}");
                     kinds++;
                 }
-        foreach (var (provider, ids) in DecodedProviderKinds)
+        foreach (var (provider, ids) in DecodedKinds.Providers)
             foreach (var id in ids)
             {
                 var e = SyntheticEvent.Manifest(provider, id, 2, []);
@@ -67,7 +36,7 @@ public sealed class TypedDecodersTests
                 Assert.AreEqual(0, EveryDecoder.Decode(e, strings), $"{provider} event {id}");
                 kinds++;
             }
-        foreach (var (task, opcode) in DecodedClassicKinds)
+        foreach (var (task, opcode) in DecodedKinds.Classic)
         {
             var e = SyntheticEvent.Classic(task, opcode, 2, []);
             Assert.IsTrue(TypedDecoders.Rejects(e, strings), $"{task} opcode {opcode}");
@@ -107,13 +76,13 @@ public sealed class TypedDecodersTests
             bool rejects, any;
             if (random.Next(4) == 0)
             {
-                var (provider, ids) = DecodedProviderKinds[random.Next(DecodedProviderKinds.Length)];
+                var (provider, ids) = DecodedKinds.Providers[random.Next(DecodedKinds.Providers.Length)];
                 var e = SyntheticEvent.Manifest(provider, ids[random.Next(ids.Length)], (byte)random.Next(0, 4), payload, is64: random.Next(2) == 0);
                 (rejects, any) = (TypedDecoders.Rejects(e, strings), EveryDecoder.Decode(e, strings) > 0);
             }
             else
             {
-                var (group, opcodes) = DecodedKernelKinds[random.Next(DecodedKernelKinds.Length)];
+                var (group, opcodes) = DecodedKinds.Kernel[random.Next(DecodedKinds.Kernel.Length)];
                 var e = SyntheticEvent.Kernel(group, opcodes[random.Next(opcodes.Length)], (byte)random.Next(0, 6), payload, is64: random.Next(2) == 0);
                 (rejects, any) = (TypedDecoders.Rejects(e, strings), EveryDecoder.Decode(e, strings) > 0);
                 // EveryDecoder counts a stack's frames, and a stack of none decodes as 0 of them.
