@@ -96,4 +96,17 @@ public sealed class TraceReadinessTests
             }
         }
     }
+
+    [TestMethod]
+    public void Every_kind_a_problem_table_decodes_is_in_its_requirements_including_handle_closes_and_wmi_provider_info()
+    {
+        // Directory Notify ends a watch on FileIo Cleanup/Close; Event Log takes the provider host from WMI-Activity 12.
+        var t = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl"))["Trace Readiness"];
+        var notify = t.Rows.Single(r => (string)r[0]! == "Directory Notify Buffers");
+        StringAssert.Contains((string)notify[t.Spec.IndexOf("Present")]!, "FileIo Cleanup/Close 2,988");
+        var eventLog = t.Rows.Single(r => (string)r[0]! == "Event Log Render Cost");
+        StringAssert.Contains((string)eventLog[t.Spec.IndexOf("Missing")]!,
+            "[WMI-Activity provider info (Microsoft-Windows-WMI-Activity keywords 0x8000000000000000)]");
+        Assert.AreEqual(true, eventLog[t.Spec.IndexOf("Ready")], "an optional kind");
+    }
 }
