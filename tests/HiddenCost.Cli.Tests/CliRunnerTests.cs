@@ -1,4 +1,5 @@
 using System.Text.Json;
+using HiddenCost.Analysis;
 using HiddenCost.Cli;
 using HiddenCost.Cli.Output;
 using HiddenCost.TestSupport;
@@ -155,7 +156,7 @@ public sealed class CliRunnerTests
             var lines = File.ReadAllLines(file);
             Assert.AreEqual(4, lines.Length, string.Join("\n", lines));
             Assert.AreEqual("before", lines[0]);
-            StringAssert.StartsWith(lines[1], "Trace,Table,OS Version");
+            StringAssert.StartsWith(lines[1], "Trace,HiddenCost Table,OS Version");
             StringAssert.Contains(lines[2], ",Trace Info,");
             Assert.AreEqual("after", lines[3], "the shell's next line follows the tables instead of overwriting them");
         }
@@ -226,8 +227,23 @@ public sealed class CliRunnerTests
         Assert.AreEqual(0, exit);
         var lines = output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.AreEqual(2, lines.Length);
-        StringAssert.StartsWith(lines[0], "Trace,Table,OS Version,OS Build,Processors");
+        StringAssert.StartsWith(lines[0], "Trace,HiddenCost Table,OS Version,OS Build,Processors");
         StringAssert.Contains(lines[1], ",Trace Info,10.0.18362,18362,2,8,QueryPerformanceCounter,");
+    }
+
+    [TestMethod]
+    public void Csv_headers_name_every_column_once_in_every_table()
+    {
+        // Trace Readiness has a "Table" column: a leading column of that name made csv.DictReader read the wrong one.
+        var (_, output, _) = Run(Array.Empty<string>(), Array.Empty<string>(), OutputFormat.Csv);
+        var headers = output.Split('\n').Where(l => l.StartsWith("Trace,", StringComparison.Ordinal)).ToList();
+        Assert.AreEqual(TableCatalog.All.Count, headers.Count);
+        foreach (var header in headers)
+        {
+            var names = header.TrimEnd('\r').Split(',');
+            Assert.AreEqual(names.Length, names.Distinct().Count(), header);
+        }
+        Assert.IsTrue(headers.Any(h => h.StartsWith("Trace,HiddenCost Table,Table,Ready", StringComparison.Ordinal)));
     }
 
     [TestMethod]
