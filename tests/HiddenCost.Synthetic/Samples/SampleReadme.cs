@@ -22,7 +22,9 @@ public static class SampleReadme
         sb.AppendLine("Microsoft's MOF pages; CLR, RPC and WMI-Activity payloads per their manifests), with the header kinds and");
         sb.AppendLine("versions of the real traces in `../shared/etl-samples` wherever those hold the same event. No public trace holds");
         sb.AppendLine("the events HiddenCost's tables need, so these show every table working, and the ground truth below is what a");
-        sb.AppendLine("correct table must show for each file. The processes, drivers and vendors in them are stand-ins for the real cases.");
+        sb.AppendLine("correct table must show for each file (with one difference, explained where it is: the per-lock spin rows of");
+        sb.AppendLine("`hiddencost-sample.etl` across its sampling pause). The processes, drivers and vendors in them are stand-ins for");
+        sb.AppendLine("the real cases.");
         sb.AppendLine();
         sb.AppendLine("Regenerate them, byte for byte (a test compares the committed files with a fresh generation):");
         sb.AppendLine();
