@@ -18,6 +18,23 @@ public sealed class EventCountsTests
     private static Table Counts(string sample) => TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample))["Event Counts"];
 
     [TestMethod]
+    public void Manifest_events_the_reader_decodes_are_named_without_embedded_schemas()
+    {
+        // The rundown trace embeds no schema for these: MethodDCEndVerbose (versions 1 and 2) and ModuleDCEnd were numbers.
+        var rundown = Counts("perfview/gcrundownevents.etl.zip");
+        Assert.AreEqual(80L, Count(rundown, "Microsoft-Windows-DotNETRuntimeRundown", "CLRMethodRundown/MethodDCEndVerbose"));
+        Assert.AreEqual(7L, Count(rundown, "Microsoft-Windows-DotNETRuntimeRundown", "CLRLoaderRundown/ModuleDCEnd"));
+        Assert.AreEqual(0L, Count(rundown, "Microsoft-Windows-DotNETRuntimeRundown", "144"));
+        // The synthetic samples carry no schemas at all: names as the manifests give them, matching what merged traces show.
+        var sample = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl"))["Event Counts"];
+        Assert.AreEqual(41L, Count(sample, "Microsoft-Windows-DotNETRuntime", "Contention/Start"));
+        Assert.AreEqual(41L, Count(sample, "Microsoft-Windows-DotNETRuntime", "Contention/Stop"));
+        Assert.AreEqual(352L, Count(sample, "Microsoft-Windows-RPC", "RpcClientCall/Start"));
+        Assert.AreEqual(352L, Count(sample, "Microsoft-Windows-RPC", "RpcServerCall/Stop"));
+        Assert.AreEqual(2L, Count(sample, "Microsoft-Windows-WMI-Activity", "11"), "its manifest names no task or opcode");
+    }
+
+    [TestMethod]
     public void Net452_x64_counts_match_the_independent_decoder()
     {
         var t = Counts("perfview/net.4.5.2.x64.etl.zip");

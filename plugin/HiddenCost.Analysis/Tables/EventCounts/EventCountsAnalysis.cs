@@ -102,7 +102,8 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
             {
                 var (tlProvider, tlEvent) = TraceLoggingNames(e.ExtendedData);
                 var provider = tlProvider ?? EventNames.Provider(e.ProviderId) ?? e.ProviderId.ToString();
-                return new RowKey(provider, e.ProviderId, tlEvent ?? e.EventId.ToString(), e.EventId, e.Opcode, e.Version, "EVENT_HEADER");
+                return new RowKey(provider, e.ProviderId, tlEvent ?? EventNames.ManifestEvent(e.ProviderId, e.EventId) ?? e.EventId.ToString(),
+                    e.EventId, e.Opcode, e.Version, "EVENT_HEADER");
             }
             default:
                 return new RowKey(EventNames.Provider(e.ProviderId) ?? e.ProviderId.ToString(), e.ProviderId,

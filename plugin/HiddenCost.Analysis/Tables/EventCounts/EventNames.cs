@@ -1,5 +1,7 @@
 using HiddenCost.Etl;
+using HiddenCost.Etl.Decoding.Clr;
 using HiddenCost.Etl.Decoding.KernelTraceControl;
+using HiddenCost.Etl.Decoding.Rpc;
 
 namespace HiddenCost.Analysis.Tables.EventCounts;
 
@@ -133,6 +135,31 @@ public static class EventNames
     public static string? KernelEvent(byte group, byte opcode) => Kernel.GetValueOrDefault(Key(group, opcode));
 
     public static string? Provider(Guid id) => Providers.GetValueOrDefault(id);
+
+    /// <summary>
+    /// The manifest events the reader decodes, named task/opcode as their manifests name them (and as a merged trace's
+    /// embedded schemas and WPA show them): a trace without schemas still names what the tables read.
+    /// </summary>
+    private static readonly Dictionary<(Guid, ushort), string> ManifestEvents = new()
+    {
+        [(ClrProviders.Runtime, ClrProviders.ContentionStartId)] = "Contention/Start",
+        [(ClrProviders.Runtime, ClrProviders.ContentionStopId)] = "Contention/Stop",
+        [(ClrProviders.Runtime, ClrProviders.MethodLoadVerboseId)] = "CLRMethod/MethodLoadVerbose",
+        [(ClrProviders.Runtime, ClrProviders.MethodUnloadVerboseId)] = "CLRMethod/MethodUnloadVerbose",
+        [(ClrProviders.Runtime, ClrProviders.ModuleLoadId)] = "CLRLoader/ModuleLoad",
+        [(ClrProviders.Runtime, ClrProviders.ModuleUnloadId)] = "CLRLoader/ModuleUnload",
+        [(ClrProviders.Rundown, ClrProviders.MethodDCStartVerboseId)] = "CLRMethodRundown/MethodDCStartVerbose",
+        [(ClrProviders.Rundown, ClrProviders.MethodDCEndVerboseId)] = "CLRMethodRundown/MethodDCEndVerbose",
+        [(ClrProviders.Rundown, ClrProviders.ModuleDCStartId)] = "CLRLoaderRundown/ModuleDCStart",
+        [(ClrProviders.Rundown, ClrProviders.ModuleDCEndId)] = "CLRLoaderRundown/ModuleDCEnd",
+        [(RpcProvider.Id, RpcProvider.ClientCallStart)] = "RpcClientCall/Start",
+        [(RpcProvider.Id, RpcProvider.ServerCallStart)] = "RpcServerCall/Start",
+        [(RpcProvider.Id, RpcProvider.ClientCallStop)] = "RpcClientCall/Stop",
+        [(RpcProvider.Id, RpcProvider.ServerCallStop)] = "RpcServerCall/Stop",
+    };
+
+    /// <summary>A built-in name for a manifest event the reader decodes; null for the others (and for WMI-Activity's, which its manifest leaves unnamed).</summary>
+    public static string? ManifestEvent(Guid provider, ushort eventId) => ManifestEvents.GetValueOrDefault((provider, eventId));
 
     /// <summary>A name for a classic (EVENT_TRACE_HEADER) event when its task is known.</summary>
     public static string? ClassicEvent(Guid provider, byte opcode) =>
