@@ -133,4 +133,40 @@ public sealed class UndecodableEventsTests
         StringAssert.Contains(result.Warning, $"FileIo Cleanup {N(emptied[65])}");
         StringAssert.Contains(result.Warning, $"FileIo Close {N(emptied[66])}");
     }
+
+    [TestMethod]
+    public void Contention_starts_cut_short_are_named_by_their_manifest_names_synthetic()
+    {
+        // A v2 ContentionStart cut to its first field would read as lock 0 and merge every lock into one row.
+        var trace = SpinContention.Generate().Trace;
+        long cut = 0;
+        var records = trace.Records.Select(r =>
+        {
+            if (r is not ManifestRecord { Descriptor.Id: 81 } m) return r;
+            cut++;
+            return new ManifestRecord
+            {
+                Cpu = m.Cpu, Timestamp = m.Timestamp, PointerSize = m.PointerSize, ProviderId = m.ProviderId, Descriptor = m.Descriptor,
+                ThreadId = m.ThreadId, ProcessId = m.ProcessId, Flags = m.Flags, EventProperty = m.EventProperty,
+                ProcessorTime = m.ProcessorTime, ActivityId = m.ActivityId, ExtendedData = m.ExtendedData, Payload = m.Payload[..3],
+            };
+        }).ToList();
+        var writer = new EtlFileWriter(trace.Settings);
+        writer.AddRange(records);
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-undecodable-{Guid.NewGuid():N}.etl");
+        writer.Save(path);
+        try
+        {
+            var result = TraceAnalyzer.Analyze(path);
+            Assert.IsTrue(cut > 10, $"{cut} ContentionStart cut");
+            StringAssert.Contains(result.Warning, $"Microsoft-Windows-DotNETRuntime Contention/Start {N(cut)} (first in the buffer at offset 0x");
+            CollectionAssert.Contains(result["Spin-Wait Cost per Lock"].Notes.ToList(),
+                $"Events of the kinds this table needs could not be decoded and are left out: CLR ContentionStart/Stop {N(cut)}. Its figures may " +
+                "be low, and where it says the trace lacks these events, they were recorded but damaged.");
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
 }

@@ -40,7 +40,8 @@ public static class UndecodableReport
     {
         if (provider == Guid.Empty) return $"{Etl.KernelGroups.NameOf(group)} {EventNames.KernelEvent(group, (byte)id) ?? $"opcode {id}"}";
         var name = EventNames.Provider(provider) ?? provider.ToString();
-        return EventNames.ClassicEvent(provider, (byte)id) is { } classic ? $"{name} {classic}" : $"{name} event {id}";
+        return EventNames.ClassicEvent(provider, (byte)id) is { } classic ? $"{name} {classic}"
+            : EventNames.ManifestEvent(provider, id) is { } manifest ? $"{name} {manifest}" : $"{name} event {id}";
     }
 
     private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
