@@ -81,7 +81,7 @@ public static class RequirementCatalog
         [
             new("CLR ContentionStart/Stop", Required, EventSelector.Provider(DotNetRuntime, "Microsoft-Windows-DotNETRuntime", 81, 91),
                 WprRecording.EventProvider(new(DotNetRuntime, "Microsoft-Windows-DotNETRuntime", 0x4000, 4)),
-                "each contention: lock id, object, owner thread, wait duration (keyword 0x4000 Contention)"),
+                "each contention: lock id, object, wait duration (keyword 0x4000 Contention)"),
             new("CLR method rundown", Required, EventSelector.Provider(DotNetRuntimeRundown, "Microsoft-Windows-DotNETRuntimeRundown", 143, 144),
                 WprRecording.EventProvider(new(DotNetRuntimeRundown, "Microsoft-Windows-DotNETRuntimeRundown", 0x118, 4, AtCaptureState: true)),
                 "method address ranges at the end of the trace so managed call sites resolve without PDBs (Loader|Jit|EndRundown)"),
