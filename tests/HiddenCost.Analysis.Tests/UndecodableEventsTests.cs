@@ -160,6 +160,9 @@ public sealed class UndecodableEventsTests
             var result = TraceAnalyzer.Analyze(path);
             Assert.IsTrue(cut > 10, $"{cut} ContentionStart cut");
             StringAssert.Contains(result.Warning, $"Microsoft-Windows-DotNETRuntime Contention/Start {N(cut)} (first in the buffer at offset 0x");
+            var readiness = result["Trace Readiness"];
+            int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == "Spin-Wait Cost per Lock");
+            StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"Contention/Start: all {N(cut)} undecodable");
             CollectionAssert.Contains(result["Spin-Wait Cost per Lock"].Notes.ToList(),
                 $"Events of the kinds this table needs could not be decoded and are left out: CLR ContentionStart/Stop {N(cut)}. Its figures may " +
                 "be low, and where it says the trace lacks these events, they were recorded but damaged.");

@@ -26,7 +26,7 @@ public static class UndecodableReport
               "be low, and where it says the trace lacks these events, they were recorded but damaged.";
     }
 
-    /// <summary>One line on every kind left out, for Trace Info and the host's warning; null when none was.</summary>
+    /// <summary>One line on every kind left out, for the warning the host shows and every table carries; null when none was.</summary>
     public static string? Summary(string path, UndecodableEvents undecodable)
     {
         if (undecodable.Total == 0) return null;

@@ -112,7 +112,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             if (n == 0 || _session.Undecodable.Count(selector, id) < n) continue;
             kinds.Add((selector.Origin == EventOrigin.Kernel
                 ? EventNames.KernelEvent(selector.Group, (byte)id) ?? $"{selector.SourceName} opcode {id}"
-                : $"{selector.SourceName} event {id}", n));
+                : EventNames.ManifestEvent(selector.ProviderId, (ushort)id) ?? $"{selector.SourceName} event {id}", n));
         }
         return kinds;
     }
