@@ -99,6 +99,29 @@ public sealed class WprpTests
     }
 
     [TestMethod]
+    public void Each_problem_profile_adds_only_kernel_keywords_its_table_reads()
+    {
+        // "Each records exactly the events its table needs": a keyword beyond the base and the table's requirements
+        // makes every trace bigger. The one exception is for a WPA table the preset shows beside ours.
+        var doc = Real();
+        var baseKeywords = new HashSet<string> { "ProcessThread", "Loader", "CpuConfig", "SampledProfile" };
+        var forWpaTables = new Dictionary<string, string[]>
+        {
+            ["EventLog"] = ["FileIO"], // completions: durations of the .evtx reads in WPA's File I/O table
+        };
+        foreach (var problem in RequirementCatalog.Problems)
+        {
+            var wanted = problem.Events.SelectMany(e => e.RecordedBy.SystemKeywords).Concat(baseKeywords)
+                .Concat(forWpaTables.GetValueOrDefault(problem.ProfileName, [])).ToHashSet();
+            foreach (var mode in new[] { "File", "Memory" })
+            {
+                var keywords = WprpResolver.Resolve(doc, $"{problem.ProfileName}.Verbose.{mode}").SystemKeywords;
+                CollectionAssert.AreEqual(Array.Empty<string>(), keywords.Where(k => !wanted.Contains(k)).ToArray(), $"{problem.ProfileName}.{mode}");
+            }
+        }
+    }
+
+    [TestMethod]
     public void Buffers_are_sized_for_syscall_rate_volumes()
     {
         var doc = Real();
