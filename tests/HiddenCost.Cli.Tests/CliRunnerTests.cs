@@ -254,8 +254,9 @@ public sealed class CliRunnerTests
         Assert.IsNotNull(sample);
         var (exit, output, error) = Run(Array.Empty<string>(), new[] { "Directory Notify Victims" }, OutputFormat.Csv);
         Assert.AreEqual(0, exit);
-        Assert.AreEqual($"note: {sample}: Directory Notify Victims: Notify CPU (ms) needs resolved kernel symbols (FsRtlNotify*/memset), " +
-                        "which the trace alone does not give: empty.", error.Trim());
+        Assert.AreEqual($"note: {sample}: Directory Notify Victims: Notify CPU (ms) needs kernel function names (FsRtlNotify*/memset), " +
+                        "which HiddenCost does not read (no symbol files): empty. In WPA, load symbols and see CPU Usage (Sampled) under the " +
+                        "stack tag Directory Notify Buffer Zeroing.", error.Trim());
         Assert.IsFalse(output.Contains("note:"), "the CSV itself stays a grid");
         Assert.AreEqual(3, output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
     }

@@ -131,7 +131,8 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
             if (_operationEnd == 0) buffers.AddNote("No FileIo OperationEnd events: completions and bytes returned cannot be counted (record with `wpr -start MultiProfile.wprp!DirNotify`).");
             if (_demandZero == 0) victims.AddNote("No DemandZero page faults in the trace: the Demand-Zero Faults column is 0 for want of data (record with `wpr -start MultiProfile.wprp!DirNotify`).");
         }
-        victims.AddNote("Notify CPU (ms) needs resolved kernel symbols (FsRtlNotify*/memset), which the trace alone does not give: empty.");
+        victims.AddNote("Notify CPU (ms) needs kernel function names (FsRtlNotify*/memset), which HiddenCost does not read (no symbol files): " +
+            "empty. In WPA, load symbols and see CPU Usage (Sampled) under the stack tag Directory Notify Buffer Zeroing.");
         return new[] { buffers, victims };
     }
 }

@@ -36,6 +36,6 @@ public static class DirectoryNotifyTables
         .Column("Renames", ColumnType.Integer, ColumnUnit.Count)
         .Column("Demand-Zero Faults", ColumnType.Integer, ColumnUnit.Count, description: "the process's demand-zero page faults while the directory was watched")
         .Column("Watchers", ColumnType.Integer, ColumnUnit.Count, description: "watchers (process, buffer) on the directory", summary: ColumnSummary.Max)
-        .Column("Notify CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "CPU samples in FsRtlNotify*/memset; needs resolved kernel symbols, empty otherwise")
+        .Column("Notify CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "CPU samples in FsRtlNotify*/memset: needs kernel function names, which HiddenCost does not read (no symbol files), so empty")
         .Build(new TableView(new[] { "Directory", "Process" }, "File Operations", new[] { "File Operations" }));
 }

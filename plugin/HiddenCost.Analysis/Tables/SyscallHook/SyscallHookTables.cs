@@ -16,7 +16,7 @@ public static class SyscallHookTables
         .Column("Category", ColumnType.Text, description: "from the security-driver catalogue (EDR, anti-virus …), else \"" + UnknownModuleCategory + "\"")
         .Column("Process", ColumnType.Text, role: ColumnRole.ProcessName, description: "the process making the syscalls; \"Unknown\" when the thread is not known")
         .Column("PID", ColumnType.Integer, role: ColumnRole.ProcessId)
-        .Column("Syscall", ColumnType.Text, description: "the system service routine: its symbol when symbols resolve, else module+0xRVA")
+        .Column("Syscall", ColumnType.Text, description: "the system service routine as module+0xRVA (HiddenCost reads no symbol files)")
         .Column("Syscalls", ColumnType.Integer, ColumnUnit.Count, description: "SysClEnter events, including syscalls that had not returned when the trace ended")
         .Column("Syscalls per Second", ColumnType.Decimal, ColumnUnit.PerSecond, description: "Syscalls ÷ (Last − First); empty for a single call")
         .Column("Total Syscall Time (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "enter → exit on the same thread, over syscalls that returned")
