@@ -42,20 +42,7 @@ public sealed class UndecodableEventsTests
                 Group = k.Group, Type = k.Type, Version = k.Version, Payload = [],
             };
         }).ToList();
-        var writer = new EtlFileWriter(trace.Settings);
-        writer.AddRange(records);
-        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-undecodable-{Guid.NewGuid():N}.etl");
-        writer.Save(path);
-        try
-        {
-            var result = TraceAnalyzer.Analyze(path);
-            Assert.IsNull(result.Error, result.Error);
-            return (result, emptied);
-        }
-        finally
-        {
-            File.Delete(path);
-        }
+        return (SyntheticTraces.Analyze(trace.Settings, records, "undecodable"), emptied);
     }
 
     private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
@@ -151,25 +138,14 @@ public sealed class UndecodableEventsTests
                 ProcessorTime = m.ProcessorTime, ActivityId = m.ActivityId, ExtendedData = m.ExtendedData, Payload = m.Payload[..3],
             };
         }).ToList();
-        var writer = new EtlFileWriter(trace.Settings);
-        writer.AddRange(records);
-        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-undecodable-{Guid.NewGuid():N}.etl");
-        writer.Save(path);
-        try
-        {
-            var result = TraceAnalyzer.Analyze(path);
-            Assert.IsTrue(cut > 10, $"{cut} ContentionStart cut");
-            StringAssert.Contains(result.Warning, $"Microsoft-Windows-DotNETRuntime Contention/Start {N(cut)} (first in the buffer at offset 0x");
-            var readiness = result["Trace Readiness"];
-            int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == "Spin-Wait Cost per Lock");
-            StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"Contention/Start: all {N(cut)} undecodable");
-            CollectionAssert.Contains(result["Spin-Wait Cost per Lock"].Notes.ToList(),
-                $"Events of the kinds this table needs could not be decoded and are left out: CLR ContentionStart/Stop {N(cut)}. Its figures may " +
-                "be low, and where it says the trace lacks these events, they were recorded but damaged.");
-        }
-        finally
-        {
-            File.Delete(path);
-        }
+        var result = SyntheticTraces.Analyze(trace.Settings, records, "undecodable");
+        Assert.IsTrue(cut > 10, $"{cut} ContentionStart cut");
+        StringAssert.Contains(result.Warning, $"Microsoft-Windows-DotNETRuntime Contention/Start {N(cut)} (first in the buffer at offset 0x");
+        var readiness = result["Trace Readiness"];
+        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == "Spin-Wait Cost per Lock");
+        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"Contention/Start: all {N(cut)} undecodable");
+        CollectionAssert.Contains(result["Spin-Wait Cost per Lock"].Notes.ToList(),
+            $"Events of the kinds this table needs could not be decoded and are left out: CLR ContentionStart/Stop {N(cut)}. Its figures may " +
+            "be low, and where it says the trace lacks these events, they were recorded but damaged.");
     }
 }

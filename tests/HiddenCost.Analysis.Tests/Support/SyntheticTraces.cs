@@ -1,3 +1,4 @@
+using HiddenCost.Synthetic.Etl;
 using HiddenCost.Synthetic.Model;
 
 namespace HiddenCost.Analysis.Tests.Support;
@@ -5,10 +6,20 @@ namespace HiddenCost.Analysis.Tests.Support;
 /// <summary>Runs the analyzer over a synthetic trace the way a user would: written to a file, then read back.</summary>
 internal static class SyntheticTraces
 {
-    public static AnalysisResult Analyze(BuiltTrace trace, string name)
+    public static AnalysisResult Analyze(BuiltTrace trace, string name) => Analyze(trace.Save, name);
+
+    /// <summary>A trace of <paramref name="records"/> as the scenario's settings write it (records changed by a test).</summary>
+    public static AnalysisResult Analyze(EtlTraceSettings settings, IEnumerable<TraceRecord> records, string name)
+    {
+        var writer = new EtlFileWriter(settings);
+        writer.AddRange(records);
+        return Analyze(writer.Save, name);
+    }
+
+    private static AnalysisResult Analyze(Action<string> save, string name)
     {
         var path = Path.Combine(Path.GetTempPath(), $"hiddencost-{name}-{Guid.NewGuid():N}.etl");
-        trace.Save(path);
+        save(path);
         try
         {
             var result = TraceAnalyzer.Analyze(path);
