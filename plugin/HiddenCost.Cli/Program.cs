@@ -14,9 +14,9 @@ var tables = new Option<string[]>("--table", "-t")
 };
 var format = new Option<OutputFormat>("--format", "-f")
 {
-    Description = "text (terminal tables), csv or json",
+    // The default is said in the description, not by DefaultValueFactory: help would print it as the enum's "Text".
+    Description = "text (terminal tables; the default), csv or json",
     HelpName = "text|csv|json",
-    DefaultValueFactory = _ => OutputFormat.Text,
     // By name only, in any case: the default enum parsing also took numbers ("-f 1" was csv), and its error named
     // an internal type.
     CustomParser = result =>

@@ -188,6 +188,23 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Help_names_the_formats_as_they_are_typed_and_text_output_is_the_default()
+    {
+        using var help = StartProgram("--help");
+        var text = help.StandardOutput.ReadToEnd();
+        help.StandardError.ReadToEnd();
+        Assert.IsTrue(help.WaitForExit(120_000));
+        StringAssert.Contains(text, "--format <text|csv|json>  text (terminal tables; the default), csv or json");
+        Assert.IsFalse(text.Contains("[default: Text]", StringComparison.Ordinal), "the enum's own spelling, which the parser does not show users");
+        using var plain = StartProgram("--table", "Trace Info");
+        var output = plain.StandardOutput.ReadToEnd();
+        plain.StandardError.ReadToEnd();
+        Assert.IsTrue(plain.WaitForExit(120_000));
+        Assert.AreEqual(0, plain.ExitCode);
+        StringAssert.Contains(output, "## Trace Info (1 row)", "text when no format is given");
+    }
+
+    [TestMethod]
     public void A_closed_pipe_on_standard_output_exits_2_with_one_error_line()
     {
         if (OperatingSystem.IsWindows()) Assert.Inconclusive("the Unix console stream is what dropped the error");
