@@ -22,14 +22,7 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
 
-    // Demand-zero faults per process since the set of active watches last changed (a fault only increments a
-    // counter: a machine with hundreds of watches takes millions of faults), kept per process as one count per such
-    // period, by its start; when the table is built, each victim's counts go to the directories watched by another
-    // process in those periods. Spreading them over every active directory as they came made memory and time grow
-    // with processes × watches.
-    private readonly Dictionary<ProcessRef, long> _faultsSinceWatchChange = new();
-    private readonly Dictionary<ProcessRef, List<(long Start, long Faults)>> _faultPeriods = new();
-    private long _watchChangeNs = long.MinValue;
+    private readonly WatchFaultPeriods _faults = new();
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
     // Changes are counted by changer, directory and the processes watching it at the time, as the tracker was given
     // them: in WPR's memory mode a process older than the trace is a stand-in per thread until the rundown at the end
@@ -92,7 +85,7 @@ public sealed class DirectoryNotifyTracker
             handle = new WatchHandle(fileObject, directory, process, bufferBytes, t);
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
-            CloseFaultPeriod(t);
+            _faults.WatchesChanged(t);
             _active.Add(handle);
             if (directory.ActiveWatches.Count == 0)
             {
@@ -175,54 +168,13 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
     public void DemandZero(long t, ProcessRef process)
     {
-        if (_active.Count == 0) return;
-        _faultsSinceWatchChange[process] = _faultsSinceWatchChange.GetValueOrDefault(process) + 1;
-    }
-
-    /// <summary>The set of active watches changes at <paramref name="t"/>: the faults since the last change form one period.</summary>
-    private void CloseFaultPeriod(long t)
-    {
-        foreach (var (process, faults) in _faultsSinceWatchChange)
-        {
-            if (!_faultPeriods.TryGetValue(process, out var periods)) _faultPeriods[process] = periods = new();
-            periods.Add((_watchChangeNs, faults));
-        }
-        _faultsSinceWatchChange.Clear();
-        _watchChangeNs = t;
-    }
-
-    /// <summary>
-    /// Gives each victim (a process whose changes a directory's watcher saw) the faults it took while another process
-    /// watched that directory: one fault counts once per directory. <paramref name="final"/> maps processes as
-    /// <see cref="Resolve"/> did, so faults logged under a stand-in reach the process it turned out to be.
-    /// </summary>
-    private void CountFaults(Func<ProcessRef, ProcessRef> final, Dictionary<WatchedDirectory, (ProcessRef Process, WatchPeriods Periods)[]> watchers)
-    {
-        var byProcess = new Dictionary<ProcessRef, List<(long Start, long Faults)>>();
-        foreach (var (process, periods) in _faultPeriods)
-        {
-            var p = final(process);
-            if (byProcess.TryGetValue(p, out var list)) list.AddRange(periods);
-            else byProcess[p] = new List<(long, long)>(periods);
-        }
-        foreach (var ((process, directory), c) in _victims)
-        {
-            if (c.Operations == 0 || !byProcess.TryGetValue(process, out var periods)) continue;
-            var others = watchers[directory];
-            foreach (var (start, faults) in periods)
-                foreach (var (watcher, watched) in others)
-                    if (watcher != process && watched.Covers(start))
-                    {
-                        c.DemandZeroFaults += faults;
-                        break;
-                    }
-        }
+        if (_active.Count > 0) _faults.Fault(process);
     }
 
     /// <param name="final">The process each process given to the tracker turned out to be (identity when null).</param>
     public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null)
     {
-        CloseFaultPeriod(long.MaxValue);
+        _faults.WatchesChanged(long.MaxValue);
         if (_deferred.Count > 0)
         {
             var everyWatch = AllByName();
@@ -236,63 +188,11 @@ public sealed class DirectoryNotifyTracker
         _deferred.Clear();
         final ??= p => p;
         Resolve(final);
-        CountFaults(final, WatchersByDirectory());
+        _faults.CountInto(_victims, WatchersByDirectory(), final);
 
-        var watcherCount = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => (long)g.Select(h => (h.Process, h.BufferBytes)).Distinct().Count());
-        // Every victim's changes were seen by another process's watch (Resolve kept only those).
-        var victimsByDirectory = _victims
-            .GroupBy(v => v.Key.Directory)
-            .ToDictionary(g => g.Key, g => g.ToArray());
-
-        var buffers = new Table(DirectoryNotifyTables.Buffers);
-        var rows = _allHandles.GroupBy(h => (h.Process, h.Directory, h.BufferBytes, Name: DirectoryName(h.Directory)))
-            .OrderByDescending(g => g.Sum(h => h.Completions) * g.Key.BufferBytes)
-            .ThenBy(g => g.Key.Process.Pid).ThenBy(g => g.Key.Name, StringComparer.Ordinal);
-        foreach (var g in rows)
-        {
-            long arms = g.Sum(h => h.Arms), completions = g.Sum(h => h.Completions), overflows = g.Sum(h => h.Overflows);
-            long bytes = g.Sum(h => h.BytesReturned), dataCompletions = g.Sum(h => h.DataCompletions);
-            long largest = g.Max(h => h.LargestBatch);
-            double? mean = dataCompletions > 0 ? (double)bytes / dataCompletions : null;
-            long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
-            var victims = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef, WatchedDirectory), VictimCounts>>();
-            buffers.AddRow(g.Key.Process.Name, g.Key.Process.PidCell, g.Key.Name, g.Key.BufferBytes,
-                arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
-                completions * g.Key.BufferBytes,
-                string.Join(", ", victims.Select(v => v.Key.Item1).Where(p => p != g.Key.Process).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
-                BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
-                g.Min(h => h.FirstArmNs), last);
-        }
-
-        var victimTable = new Table(DirectoryNotifyTables.Victims);
-        // Two directories may bear one name (a file key reused, a handle without one): the one watched first comes first.
-        var firstArm = _allHandles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => g.Min(h => h.FirstArmNs));
-        foreach (var (directory, list) in victimsByDirectory.OrderBy(d => DirectoryName(d.Key), StringComparer.Ordinal)
-                     .ThenBy(d => firstArm[d.Key]).ThenBy(d => d.Key.Key))
-        {
-            long watchers = watcherCount[directory];
-            foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
-                victimTable.AddRow(key.Process.Name, key.Process.PidCell, DirectoryName(directory), c.Operations, c.Creates,
-                    c.Deletes, c.Renames, c.DemandZeroFaults, watchers, null);
-        }
-        if (_implausibleCompletions > 0)
-            buffers.AddNote($"{_implausibleCompletions:N0} completions returned more bytes than their watcher's buffer holds: another request " +
-                            "reused the IRP of a notify whose own completion was not logged (events lost?); they are not counted.");
         long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
-        if (unnamed > 0)
-        {
-            const string Why = "watched directories were never named (no FileIo Name, FileCreate or FileRundown event for their file key): " +
-                               "they show as 'FileKey 0x…', and changes inside them cannot be placed, so their victims are missing " +
-                               "(record with `wpr -start MultiProfile.wprp!DirNotify`, which logs file names and their rundown).";
-            buffers.AddNote($"{unnamed:N0} {Why}");
-            victimTable.AddNote($"{unnamed:N0} {Why}");
-        }
-        if (_droppedChanges > 0)
-            victimTable.AddNote($"{_droppedChanges:N0} file changes could not be placed in a directory (the trace named neither the file nor its directory in time).");
-        if (_overflowedChanges > 0)
-            victimTable.AddNote($"{_overflowedChanges:N0} file changes are not counted: while a watched directory had no name yet, every change waited for the end " +
-                                $"of the trace to be placed, and past {MaxDeferredChanges:N0} waiting the rest were let go (Victims' counts are low).");
-        return (buffers, victimTable);
+        var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges);
+        return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, DirectoryName, losses);
     }
 
     /// <summary>Puts every watch handle and victim count under the process it turned out to be, merging counts.</summary>
@@ -454,7 +354,7 @@ public sealed class DirectoryNotifyTracker
     private void End(WatchHandle handle, long t)
     {
         handle.EndNs = t;
-        CloseFaultPeriod(t);
+        _faults.WatchesChanged(t);
         _active.Remove(handle);
         var directory = handle.Directory;
         directory.ActiveWatches.Remove(handle);
@@ -462,78 +362,6 @@ public sealed class DirectoryNotifyTracker
         if (directory.ActiveWatches.Count > 0) return;
         if (NameOf(directory) is { } name) _activeByName.Remove(name, directory);
         else _activeUnnamed--;
-    }
-
-    /// <summary>
-    /// A watched directory: its file key for one era of names (the kernel reuses the key, as an address, once the
-    /// directory is closed). Identity is the instance.
-    /// </summary>
-    private sealed class WatchedDirectory(ulong key)
-    {
-        public ulong Key { get; } = key;
-
-        /// <summary>Its name while watched, once its key has been given another name.</summary>
-        public string? Name;
-
-        /// <summary>The tracker's stamp of the last fault or change counted for it.</summary>
-        public long CountedStamp;
-
-        /// <summary>Its watches still active.</summary>
-        public readonly List<WatchHandle> ActiveWatches = new(1);
-
-        /// <summary>The processes of <see cref="ActiveWatches"/>, once asked; cleared when a watch starts or ends.</summary>
-        public WatcherSet? Watchers;
-    }
-
-    private sealed class WatchHandle(ulong fileObject, WatchedDirectory directory, ProcessRef process, long bufferBytes, long firstArmNs)
-    {
-        public ulong FileObject { get; } = fileObject;
-        public WatchedDirectory Directory { get; } = directory;
-        public ProcessRef Process { get; set; } = process;
-        public long BufferBytes { get; } = bufferBytes;
-        public long FirstArmNs { get; } = firstArmNs;
-        public long EndNs = long.MaxValue;
-        public long LastCompletionNs = -1;
-        public long Arms, Completions, Overflows, BytesReturned, DataCompletions, LargestBatch;
-    }
-
-    /// <summary>The processes watching a directory at some time, as the tracker was given them (one instance per set).</summary>
-    private sealed class WatcherSet(ProcessRef[] processes)
-    {
-        public ProcessRef[] Processes { get; } = processes;
-
-        public bool IsOnly(ProcessRef process) => Processes.Length == 1 && Processes[0] == process;
-
-        public static readonly IEqualityComparer<ProcessRef[]> ContentComparer = new Content();
-
-        private sealed class Content : IEqualityComparer<ProcessRef[]>
-        {
-            public bool Equals(ProcessRef[]? a, ProcessRef[]? b) => a is not null && b is not null && a.AsSpan().SequenceEqual(b);
-
-            public int GetHashCode(ProcessRef[] set)
-            {
-                var hash = new HashCode();
-                foreach (var p in set) hash.Add(p);
-                return hash.ToHashCode();
-            }
-        }
-    }
-
-    /// <summary>A watched directory and when each process watched it.</summary>
-    private sealed record WatchedPeriods(WatchedDirectory Directory, (ProcessRef Process, WatchPeriods Periods)[] Watchers);
-
-    private sealed class VictimCounts
-    {
-        public long Operations, Creates, Deletes, Renames, DemandZeroFaults;
-
-        public void Add(VictimCounts other)
-        {
-            Operations += other.Operations;
-            Creates += other.Creates;
-            Deletes += other.Deletes;
-            Renames += other.Renames;
-            DemandZeroFaults += other.DemandZeroFaults;
-        }
     }
 
     private readonly record struct PendingCreate(long Time, ProcessRef Process, string Path);

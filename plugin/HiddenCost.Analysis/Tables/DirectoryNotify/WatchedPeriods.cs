@@ -1,0 +1,6 @@
+using HiddenCost.Analysis.Common;
+
+namespace HiddenCost.Analysis.Tables.DirectoryNotify;
+
+/// <summary>A watched directory and when each process watched it.</summary>
+internal sealed record WatchedPeriods(WatchedDirectory Directory, (ProcessRef Process, WatchPeriods Periods)[] Watchers);
