@@ -41,7 +41,7 @@ public static class TraceAnalyzer
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
             var tables = analyses.SelectMany(a => a.Complete(context)).ToArray();
             var damage = DamageNote(path, reader.Health);
-            var undecodable = UndecodableReport.Summary(path, session.Undecodable);
+            var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = damage is null ? undecodable : undecodable is null ? damage : $"{damage} {undecodable}";
             foreach (var table in tables)
             {

@@ -81,6 +81,32 @@ public sealed class UndecodableEventsTests
     }
 
     [TestMethod]
+    public void A_damaged_trace_with_undecodable_events_names_its_file_once_in_the_warning_synthetic()
+    {
+        var trace = SyscallHookStorm.Generate().Trace;
+        var writer = new EtlFileWriter(trace.Settings);
+        writer.AddRange(trace.Records.Select(r => r is KernelRecord { Group: KernelGroups.PerfInfo, Type: 51 } k
+            ? new KernelRecord { Cpu = k.Cpu, Timestamp = k.Timestamp, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind, Group = k.Group, Type = k.Type, Version = k.Version, Payload = [] }
+            : r));
+        var bytes = writer.ToArray();
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-cut-undecodable-{Guid.NewGuid():N}.etl");
+        try
+        {
+            File.WriteAllBytes(path, bytes[..^100]); // the last buffer cut short
+            var result = TraceAnalyzer.Analyze(path);
+            Assert.IsNull(result.Error, result.Error);
+            StringAssert.StartsWith(result.Warning, $"{path} is damaged (");
+            StringAssert.Contains(result.Warning, "(Trace Info lists every warning). Of what could be read, ");
+            StringAssert.Contains(result.Warning, " events could not be decoded (payload shorter than their layout)");
+            Assert.AreEqual(1, result.Warning!.Split(path).Length - 1, result.Warning);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [TestMethod]
     public void A_table_whose_required_events_all_fail_to_decode_is_not_ready_synthetic()
     {
         var (result, emptied) = StormWithoutEach(51, 52);

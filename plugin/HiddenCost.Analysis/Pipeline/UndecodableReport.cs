@@ -27,12 +27,17 @@ public static class UndecodableReport
     }
 
     /// <summary>One line on every kind left out, for the warning the host shows and every table carries; null when none was.</summary>
-    public static string? Summary(string path, UndecodableEvents undecodable)
+    /// <param name="afterDamageNote">
+    /// The line follows the note that <paramref name="path"/> is damaged (which names the file): it says the events are
+    /// of what could be read, instead of naming the file again.
+    /// </param>
+    public static string? Summary(string path, UndecodableEvents undecodable, bool afterDamageNote = false)
     {
         if (undecodable.Total == 0) return null;
         var kinds = undecodable.Kinds;
         var listed = kinds.Select(k => $"{KindName(k.Provider, k.Group, k.Id)} {N(k.Count)} (first in the buffer at offset 0x{k.FirstOffset:X})");
-        return $"{path}: {N(undecodable.Total)} events could not be decoded ({Reason}) and every table that reads them left them out: " +
+        var subject = afterDamageNote ? "Of what could be read, " : $"{path}: ";
+        return $"{subject}{N(undecodable.Total)} events could not be decoded ({Reason}) and every table that reads them left them out: " +
                string.Join(", ", listed) + ". A table that says the trace lacks such events shows this damage, not the recording.";
     }
 
