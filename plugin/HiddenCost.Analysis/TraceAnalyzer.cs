@@ -20,8 +20,9 @@ public static class TraceAnalyzer
         try
         {
             using var reader = EtlReader.Open(path);
-            long count = 0, first = long.MaxValue, last = long.MinValue;
-            using var stream = reader.ReadEvents().GetEnumerator();
+            long count = 0, first = long.MaxValue, last = long.MinValue, furthest = 0;
+            progress?.Report(0);
+            using var stream = reader.ReadEvents(cancellationToken).GetEnumerator();
             while (stream.MoveNext())
             {
                 var e = stream.Current;
@@ -33,13 +34,22 @@ public static class TraceAnalyzer
                 if ((count & (ProgressEveryEvents - 1)) == 0)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
-                    progress?.Report(Math.Min(0.99, (double)e.FileOffset / Math.Max(1, reader.FileLength)));
+                    // Events come in time order from buffers written out of it, so the current one's place in the
+                    // file goes back and forth; the furthest place reached only moves on.
+                    furthest = Math.Max(furthest, e.FileOffset);
+                    progress?.Report(Math.Min(0.99, (double)furthest / Math.Max(1, reader.FileLength)));
                 }
             }
             if (count == 0) first = last = 0;
+            cancellationToken.ThrowIfCancellationRequested();
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
-            var tables = analyses.SelectMany(a => a.Complete(context)).ToArray();
+            var tables = new List<Table>();
+            foreach (var analysis in analyses)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                tables.AddRange(analysis.Complete(context));
+            }
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = damage is null ? undecodable : undecodable is null ? damage : $"{damage} {undecodable}";

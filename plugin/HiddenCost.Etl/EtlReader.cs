@@ -95,7 +95,12 @@ public sealed class EtlReader : IDisposable
     }
 
     /// <summary>Every event in timestamp order. Each enumeration reads the file afresh.</summary>
-    public EventStream ReadEvents() => new(this);
+    /// <param name="cancellation">
+    /// Checked for every buffer read — while the file's buffers are indexed, before the first event, and while
+    /// buffers yield no event (trace messages, damage) — so a cancelled read stops within a buffer, not at the
+    /// caller's next look: <c>GetEnumerator</c> and <c>MoveNext</c> then throw <see cref="OperationCanceledException"/>.
+    /// </param>
+    public EventStream ReadEvents(CancellationToken cancellation = default) => new(this, cancellation);
 
     /// <summary>
     /// Walks every record header in file order without merging, decoding payloads or converting time: the
@@ -124,13 +129,13 @@ public sealed class EtlReader : IDisposable
         _arrays.Clear();
     }
 
-    internal Merger StartMerge()
+    internal Merger StartMerge(CancellationToken cancellation)
     {
         Health = new TraceHealth();
-        var index = BufferIndex.Build(_source, Health, Header.BufferSize);
+        var index = BufferIndex.Build(_source, Health, Header.BufferSize, cancellation);
         index.WarnOfUncountedProcessors(Header.NumberOfProcessors, Health);
         index.WarnIfFewerThanWritten(Header.BuffersWritten, Header.LogFileMode, FileLength, Health);
-        return new Merger(NewLoader(), UseReadAhead, index, Health, Header);
+        return new Merger(NewLoader(), UseReadAhead, index, Health, Header, cancellation);
     }
 
     private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes), _arrays);

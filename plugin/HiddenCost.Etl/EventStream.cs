@@ -6,10 +6,15 @@ namespace HiddenCost.Etl;
 public readonly struct EventStream
 {
     private readonly EtlReader _reader;
+    private readonly CancellationToken _cancellation;
 
-    internal EventStream(EtlReader reader) => _reader = reader;
+    internal EventStream(EtlReader reader, CancellationToken cancellation)
+    {
+        _reader = reader;
+        _cancellation = cancellation;
+    }
 
-    public Enumerator GetEnumerator() => new(_reader.StartMerge());
+    public Enumerator GetEnumerator() => new(_reader.StartMerge(_cancellation));
 
     public sealed class Enumerator : IDisposable
     {

@@ -1,6 +1,9 @@
 namespace HiddenCost.Wpa;
 
-/// <summary>Turns the analyzer's progress (a fraction, 0 to 1) into WPA's (whole percent), reporting only changes.</summary>
+/// <summary>
+/// Turns the analyzer's progress (a fraction, 0 to 1) into WPA's (whole percent), reporting only steps forward: a
+/// progress bar that goes back reads as work undone.
+/// </summary>
 internal sealed class PercentProgress : IProgress<double>
 {
     private readonly IProgress<int>? _host;
@@ -11,7 +14,7 @@ internal sealed class PercentProgress : IProgress<double>
     public void Report(double value)
     {
         int percent = double.IsNaN(value) ? 0 : (int)Math.Clamp(Math.Floor(value * 100), 0, 100);
-        if (percent == _last) return;
+        if (percent <= _last) return;
         _last = percent;
         _host?.Report(percent);
     }

@@ -24,7 +24,8 @@ internal sealed class BufferIndex
     /// The trace header's buffer size (0 before it is known). Uncompressed buffers after the first all have
     /// this size, so when one buffer's size field is corrupt the next buffer is still found there.
     /// </param>
-    public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0)
+    /// <param name="cancellation">Checked for every buffer: on a cold cache this pass reads the whole file's headers.</param>
+    public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0, CancellationToken cancellation = default)
     {
         var index = new BufferIndex();
         var byProcessor = new SortedDictionary<int, List<long>>();
@@ -33,6 +34,7 @@ internal sealed class BufferIndex
         long offset = 0;
         while (offset < length)
         {
+            cancellation.ThrowIfCancellationRequested();
             if (length - offset < BufferHeader.Size || source.Read(raw, offset) < BufferHeader.Size)
             {
                 health.Truncated = true;

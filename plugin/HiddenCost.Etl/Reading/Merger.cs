@@ -16,7 +16,8 @@ internal sealed class Merger : IDisposable
     private ProcessorStream? _current;
 
     /// <param name="readAhead">Whether to load buffers ahead of need on a thread of the merger's own.</param>
-    public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header)
+    /// <param name="cancellation">Checked by every stream for every buffer it takes.</param>
+    public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header, CancellationToken cancellation = default)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         _order = new LoserTree(index.Streams.Count);
@@ -27,7 +28,7 @@ internal sealed class Merger : IDisposable
             for (int s = 0; s < index.Streams.Count; s++)
             {
                 int cpu = index.Processors[s];
-                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s);
+                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s, cancellation);
                 _streams.Add(stream);
                 if (stream.MoveNext()) _order.Start(s, stream.Current.Timestamp, cpu);
             }

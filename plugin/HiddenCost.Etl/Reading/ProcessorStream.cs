@@ -19,6 +19,7 @@ internal sealed class ProcessorStream
     private readonly TraceHealth _health;
     private readonly ReadAheadWorker? _worker;
     private readonly int _stream;
+    private readonly CancellationToken _cancellation;
     private byte[] _data = Array.Empty<byte>();
     private int _nextBuffer;
     private int _end;
@@ -28,8 +29,11 @@ internal sealed class ProcessorStream
 
     /// <param name="worker">The pass's read-ahead thread, or null to load every buffer on the calling thread.</param>
     /// <param name="stream">This stream's number with <paramref name="worker"/>.</param>
-    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null, int stream = -1)
+    /// <param name="cancellation">Checked for every buffer taken: a stream of buffers that yield no event still stops.</param>
+    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null, int stream = -1,
+        CancellationToken cancellation = default)
     {
+        _cancellation = cancellation;
         _loader = loader;
         Processor = processor;
         _offsets = offsets;
@@ -91,6 +95,7 @@ internal sealed class ProcessorStream
                 Release();
                 return false;
             }
+            _cancellation.ThrowIfCancellationRequested();
             int buffer = _nextBuffer++;
             var loaded = _worker is null ? _loader.Load(_offsets[buffer]) : _worker.Take(_stream, buffer);
             if (Take(loaded)) return true;
