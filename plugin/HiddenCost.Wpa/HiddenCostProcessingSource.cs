@@ -18,6 +18,22 @@ public sealed class HiddenCostProcessingSource : ProcessingSource
     /// <summary>The name <c>wpa -processors</c> takes.</summary>
     public const string Name = "HiddenCost";
 
+    /// <summary>
+    /// What WPA shows about the plugin: without this, the SDK's template text ("&lt;Your Name Here&gt;", a placeholder
+    /// project and license). No project address or license is given: the plugin ships without either.
+    /// </summary>
+    public override ProcessingSourceInfo GetAboutInfo() => new()
+    {
+        Owners = [new ContactInfo { Name = "HiddenCost developers", EmailAddresses = [], PhoneNumbers = [] }],
+        AdditionalInformation =
+        [
+            $"HiddenCost {typeof(HiddenCostProcessingSource).Assembly.GetName().Version}: finds CPU that other software quietly burns.",
+            "Tables: " + string.Join(", ", TableCatalog.All.Select(t => t.Name)) + ".",
+            "Reads .etl files with its own managed reader, on any OS, and reads no symbol files. Record with the profiles of " +
+            "MultiProfile.wprp (for example wpr -start MultiProfile.wprp!SysCall); Trace Readiness says what a trace lacks.",
+        ],
+    };
+
     protected override bool IsDataSourceSupportedCore(IDataSource dataSource) =>
         dataSource is FileDataSource file && string.Equals(Path.GetExtension(file.FullPath), ".etl", StringComparison.OrdinalIgnoreCase);
 

@@ -105,6 +105,20 @@ namespace Microsoft.Performance.SDK.Processing
         {
         }
 
+        /// <summary>
+        /// What WPA shows about the processing source. The SDK's default is a template ("&lt;Your Name Here&gt;", a
+        /// placeholder project URI and license), shown as it is unless a plugin overrides this; the contract's default
+        /// says nothing instead.
+        /// </summary>
+        public virtual ProcessingSourceInfo GetAboutInfo()
+        {
+            return new ProcessingSourceInfo
+            {
+                Owners = new ContactInfo[0],
+                AdditionalInformation = new string[0],
+            };
+        }
+
         protected abstract ICustomDataProcessor CreateProcessorCore(IEnumerable<IDataSource> dataSources, IProcessorEnvironment processorEnvironment, ProcessorOptions options);
 
         protected abstract bool IsDataSourceSupportedCore(IDataSource dataSource);

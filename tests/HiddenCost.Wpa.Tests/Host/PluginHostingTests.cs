@@ -41,6 +41,19 @@ public sealed class PluginHostingTests
     }
 
     [TestMethod]
+    public void About_information_names_the_plugin_and_its_tables_instead_of_the_sdk_template()
+    {
+        var about = HostedTrace.CreateSource(new TestHost()).GetAboutInfo();
+
+        Assert.AreEqual("HiddenCost developers", about.Owners.Single().Name);
+        var text = string.Join("\n", about.AdditionalInformation);
+        StringAssert.StartsWith(text, "HiddenCost " + typeof(HiddenCostProcessingSource).Assembly.GetName().Version + ": ");
+        foreach (var table in TableCatalog.All) StringAssert.Contains(text, table.Name);
+        StringAssert.Contains(text, "MultiProfile.wprp");
+        Assert.IsFalse(text.Contains('<') || about.Owners.Any(o => o.Name.Contains('<')), "no template placeholders");
+    }
+
+    [TestMethod]
     public void Net452_x64_shows_its_header_and_sample_count_in_WPA()
     {
         var trace = HostedTrace.Open(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
