@@ -346,7 +346,38 @@ public sealed class DirectoryNotifyTrackerTests
         Assert.AreEqual(2L, Cell(buffers, 0, "Arms"));
         Assert.AreEqual(1L, Cell(buffers, 0, "Completions"));
         Assert.AreEqual(30L, Cell(buffers, 0, "Last Completion"));
+        Assert.AreEqual(50L, Cell(buffers, 0, "Watch End"), "the cancel ended the watch");
         Assert.AreEqual(1L, Cell(victims, 0, "Creates"), "the create after the cancel is not counted");
+    }
+
+    [TestMethod]
+    public void A_watch_that_never_completed_has_no_last_completion_and_ends_on_the_timeline_where_the_trace_ends()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB); // an idle directory: no change, no completion
+        t.DemandZero(70, Builder);
+        var (buffers, _) = t.Build(traceEndNs: 5_000);
+        Assert.AreEqual(0L, Cell(buffers, 0, "Completions"));
+        Assert.IsNull(Cell(buffers, 0, "Last Completion"));
+        Assert.AreEqual(10L, Cell(buffers, 0, "First Arm"));
+        Assert.AreEqual(5_000L, Cell(buffers, 0, "Watch End"));
+        Assert.AreEqual(70L, Cell(t.Build().Buffers, 0, "Watch End"), "without the trace's end: the latest time the tracker was given");
+    }
+
+    [TestMethod]
+    public void Watch_end_is_the_end_of_the_last_of_a_rows_watches()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Cleanup(20, DirObject);
+        t.Arm(30, 2, DirObject + 8, DirKey, Watcher, TwoMiB); // the same process re-opens the directory
+        t.Cleanup(45, DirObject + 8);
+        var (buffers, _) = t.Build(traceEndNs: 100);
+        Assert.AreEqual(1, buffers.Rows.Count);
+        Assert.AreEqual(10L, Cell(buffers, 0, "First Arm"));
+        Assert.AreEqual(45L, Cell(buffers, 0, "Watch End"));
     }
 
     [TestMethod]

@@ -8,9 +8,9 @@ namespace HiddenCost.Wpa.Mapping;
 /// <summary>
 /// The preset a table opens with: the view's pivot columns left of the pivot (gold) bar, the other columns
 /// in spec order, and the graphed figure right of the graph (blue) bar; time columns fill WPA's
-/// StartTime/EndTime/Duration roles so rows land on the timeline. A time column with an empty cell in this trace
-/// (a watcher that never completed has no Last Completion) fills no role: it is projected as a nullable type, which
-/// WPA's timeline does not take for a row's start or end, so the rows graph by the roles whose columns are whole.
+/// StartTime/EndTime/Duration roles so rows land on the timeline. The tables' role columns are always filled; should
+/// one have an empty cell in some trace, it fills no role: it is projected as a nullable type, which WPA's timeline
+/// does not take for a row's start or end, so the rows graph by the roles whose columns are whole.
 /// </summary>
 internal static class DefaultTableConfiguration
 {

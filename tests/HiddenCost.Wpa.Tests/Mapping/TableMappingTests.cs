@@ -83,6 +83,22 @@ public sealed class TableMappingTests
     }
 
     [TestMethod]
+    public void Directory_notify_rows_of_a_watcher_that_never_completed_still_end_on_the_timeline()
+    {
+        var tracker = new HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTracker();
+        tracker.FileName(0x10, @"\Device\HarddiskVolume3\idle");
+        tracker.Arm(1_000, 1, 0x20, 0x10, new HiddenCost.Analysis.Common.ProcessRef(100, 0, "watcher.exe"), 65_536);
+        var (buffers, _) = tracker.Build(traceEndNs: 9_000);
+        var builder = Build(buffers);
+        var configuration = builder.DefaultConfiguration!;
+
+        Assert.IsNull(buffers.Cell(0, "Last Completion"));
+        Assert.AreEqual(buffers.Spec.Columns[buffers.Spec.IndexOf("First Arm")].Id, configuration.ColumnRoles[SdkColumnRole.StartTime]);
+        Assert.AreEqual(buffers.Spec.Columns[buffers.Spec.IndexOf("Watch End")].Id, configuration.ColumnRoles[SdkColumnRole.EndTime]);
+        Assert.AreEqual(typeof(Timestamp), builder.Column("Watch End").DataType);
+    }
+
+    [TestMethod]
     public void A_time_column_with_an_empty_cell_fills_no_role()
     {
         // A row still open at the end of the trace has no End: the column becomes Timestamp?, which the timeline does

@@ -114,7 +114,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
-        var (buffers, victims) = _tracker.Build(_session.Final);
+        var (buffers, victims) = _tracker.Build(_session.Final, context.LastEventNs);
         if (_dirNotify == 0)
         {
             var missing = new List<string> { "FileIo DirNotify" };

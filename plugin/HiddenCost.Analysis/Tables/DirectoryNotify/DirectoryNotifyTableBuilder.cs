@@ -11,12 +11,15 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 internal readonly record struct DirectoryNotifyLosses(long ImplausibleCompletions, long UnnamedDirectories, long DroppedChanges,
     long OverflowedChanges, int MaxDeferredChanges);
 
-/// <summary>Turns the tracker's watches and victim counts (processes already resolved) into the two tables.</summary>
+/// <summary>
+/// Turns the tracker's watches and victim counts (processes already resolved) into the two tables; watches still
+/// active at <c>traceEndNs</c> end there.
+/// </summary>
 internal static class DirectoryNotifyTableBuilder
 {
     public static (Table Buffers, Table Victims) Build(IReadOnlyList<WatchHandle> handles,
         IReadOnlyDictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> victims,
-        Func<WatchedDirectory, string> directoryName, DirectoryNotifyLosses losses)
+        Func<WatchedDirectory, string> directoryName, DirectoryNotifyLosses losses, long traceEndNs)
     {
         var watcherCount = handles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => (long)g.Select(h => (h.Process, h.BufferBytes)).Distinct().Count());
         // Every victim's changes were seen by another process's watch (Resolve kept only those).
@@ -41,7 +44,7 @@ internal static class DirectoryNotifyTableBuilder
                 completions * g.Key.BufferBytes,
                 string.Join(", ", seen.Select(v => v.Key.Process).Where(p => p != g.Key.Process).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
                 BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
-                g.Min(h => h.FirstArmNs), last);
+                g.Min(h => h.FirstArmNs), last, g.Max(h => Math.Min(h.EndNs, traceEndNs)));
         }
 
         var victimTable = new Table(DirectoryNotifyTables.Victims);

@@ -22,7 +22,11 @@ public static class DirectoryNotifyTables
         .Column("Victim Processes", ColumnType.Text, description: "other processes that changed files in the directory while it was watched")
         .Column("Recommended Buffer (bytes)", ColumnType.Integer, ColumnUnit.Bytes, description: "empty when the buffer is already right-sized", summary: ColumnSummary.Max)
         .Column("First Arm", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime)
-        .Column("Last Completion", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.EndTime)
+        .Column("Last Completion", ColumnType.Timestamp, ColumnUnit.Nanoseconds, description: "empty when no request completed", summary: ColumnSummary.Max)
+        // Added after issue 8's columns: the row's end on the timeline must always be there, and a watcher that never
+        // completed a request (an idle directory) has no Last Completion.
+        .Column("Watch End", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.EndTime,
+            "when the last of these watches ended: its handle's cleanup, a cancel or error, a re-arm with another buffer size, or the trace end while still watching")
         .Build(new TableView(new[] { "Process", "Directory" }, "Completions", new[] { "Bytes Zeroed" }));
 
     public static readonly TableSpec Victims = new TableSpecBuilder(TableIds.DirectoryNotifyVictims, "Directory Notify Victims",

@@ -48,6 +48,7 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchedPeriods> _foundPeriods = new();
     private int _activeUnnamed;
     private long _droppedChanges, _overflowedChanges, _implausibleCompletions;
+    private long _latestNs;
 
     /// <summary>
     /// A name event: FileKey (or FileObject) → NT path. A key is an address the kernel reuses once a file is
@@ -74,6 +75,7 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A DirNotify request: the watcher (re-)arms its buffer on a directory handle.</summary>
     public void Arm(long t, ulong irp, ulong fileObject, ulong fileKey, ProcessRef process, long bufferBytes)
     {
+        _latestNs = Math.Max(_latestNs, t);
         // A watch belongs to the process that first armed it: re-arms come from whichever thread completed the last
         // request (a thread pool's), whose process may be known only at the end of the trace (a stand-in per thread).
         if (!_handles.TryGetValue(fileObject, out var handle) || handle.EndNs != long.MaxValue || handle.BufferBytes != bufferBytes)
@@ -102,6 +104,7 @@ public sealed class DirectoryNotifyTracker
     /// <summary>FileIo OperationEnd: completes a pending DirNotify or Create with the same IRP.</summary>
     public void OperationEnd(long t, ulong irp, ulong information, uint status)
     {
+        _latestNs = Math.Max(_latestNs, t);
         if (_pendingNotify.Remove(irp, out var handle))
         {
             if (information > (ulong)handle.BufferBytes)
@@ -145,6 +148,7 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A FileIo Create; counted as a change when its disposition can create or replace a file.</summary>
     public void Create(long t, ulong irp, ulong fileObject, ProcessRef process, string path, int disposition)
     {
+        _latestNs = Math.Max(_latestNs, t);
         // 0 Supersede, 2 Create, 3 OpenIf, 4 Overwrite, 5 OverwriteIf can change the directory; 1 Open never does.
         if (disposition is not (0 or 2 or 3 or 4 or 5)) return;
         if (irp != 0) _pendingCreates[irp] = new PendingCreate(t, process, path);
@@ -155,6 +159,7 @@ public sealed class DirectoryNotifyTracker
     /// <summary>A delete, rename or write of the file with <paramref name="fileKey"/>.</summary>
     public void Change(long t, FileChangeKind kind, ulong fileKey, ProcessRef process)
     {
+        _latestNs = Math.Max(_latestNs, t);
         _names.TryGetValue(fileKey, out var path);
         Record(t, kind, process, path, fileKey);
     }
@@ -162,17 +167,20 @@ public sealed class DirectoryNotifyTracker
     /// <summary>FileIo Cleanup/Close of a file object: ends a watch on that handle.</summary>
     public void Cleanup(long t, ulong fileObject)
     {
+        _latestNs = Math.Max(_latestNs, t);
         if (_handles.TryGetValue(fileObject, out var handle) && handle.EndNs == long.MaxValue) End(handle, t);
     }
 
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
     public void DemandZero(long t, ProcessRef process)
     {
+        _latestNs = Math.Max(_latestNs, t);
         if (_active.Count > 0) _faults.Fault(process);
     }
 
     /// <param name="final">The process each process given to the tracker turned out to be (identity when null).</param>
-    public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null)
+    /// <param name="traceEndNs">Where watches still active end (the latest time the tracker was given when null).</param>
+    public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null, long? traceEndNs = null)
     {
         _faults.WatchesChanged(long.MaxValue);
         if (_deferred.Count > 0)
@@ -192,7 +200,7 @@ public sealed class DirectoryNotifyTracker
 
         long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
         var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges);
-        return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, DirectoryName, losses);
+        return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, DirectoryName, losses, Math.Max(traceEndNs ?? _latestNs, _latestNs));
     }
 
     /// <summary>Puts every watch handle and victim count under the process it turned out to be, merging counts.</summary>
