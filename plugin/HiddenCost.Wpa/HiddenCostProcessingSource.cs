@@ -1,5 +1,6 @@
 using HiddenCost.Analysis;
 using Microsoft.Performance.SDK.Processing;
+using Microsoft.Performance.SDK.Processing.DataSourceGrouping;
 
 namespace HiddenCost.Wpa;
 
@@ -10,7 +11,7 @@ namespace HiddenCost.Wpa;
 /// </summary>
 [ProcessingSource(Id, Name, "Finds CPU that other software quietly burns: syscall hooks, spin-waits, directory-notify buffers, event-log rendering.")]
 [FileDataSource(".etl", "Event Trace Log")]
-public sealed class HiddenCostProcessingSource : ProcessingSource
+public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGrouper
 {
     /// <summary>Stable forever: WPA and saved sessions identify the processing source by it.</summary>
     public const string Id = "{01b637d0-ceb5-402a-b7e8-d23033493ea7}";
@@ -38,6 +39,20 @@ public sealed class HiddenCostProcessingSource : ProcessingSource
         dataSource is FileDataSource file && string.Equals(Path.GetExtension(file.FullPath), ".etl", StringComparison.OrdinalIgnoreCase);
 
     protected override IProcessingSourceTableProvider CreateTableProvider() => new CatalogTableProvider(TableCatalog.All);
+
+    /// <summary>
+    /// One group per trace: a processor analyses one trace, so WPA given several opens a processor for each instead
+    /// of handing all of them to one (which could only analyse the first and warn of the rest).
+    /// </summary>
+    public IReadOnlyCollection<IDataSourceGroup> CreateValidGroups(IEnumerable<IDataSource> dataSources, ProcessorOptions options) =>
+        (dataSources ?? [])
+            .Where(IsDataSourceSupported)
+            .Select(source => (IDataSourceGroup)new DataSourceGroup([source], new DefaultProcessingMode()))
+            .ToList();
+
+    protected override ICustomDataProcessor CreateProcessorCore(
+        IDataSourceGroup dataSourceGroup, IProcessorEnvironment processorEnvironment, ProcessorOptions options) =>
+        CreateProcessorCore(dataSourceGroup.DataSources, processorEnvironment, options);
 
     protected override ICustomDataProcessor CreateProcessorCore(
         IEnumerable<IDataSource> dataSources, IProcessorEnvironment processorEnvironment, ProcessorOptions options) =>

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using Microsoft.Performance.SDK.Processing.DataSourceGrouping;
 
 namespace Microsoft.Performance.SDK.Processing
 {
@@ -101,6 +102,27 @@ namespace Microsoft.Performance.SDK.Processing
                 ?? throw new InvalidOperationException("CreateProcessorCore is not allowed to return null.");
         }
 
+        public ICustomDataProcessor CreateProcessor(IDataSourceGroup dataSourceGroup, IProcessorEnvironment processorEnvironment, ProcessorOptions options)
+        {
+            if (dataSourceGroup == null || dataSourceGroup.DataSources == null || dataSourceGroup.DataSources.Any(source => source == null))
+            {
+                throw new ArgumentNullException(nameof(dataSourceGroup));
+            }
+
+            if (processorEnvironment == null)
+            {
+                throw new ArgumentNullException(nameof(processorEnvironment));
+            }
+
+            if (options == null)
+            {
+                throw new ArgumentNullException(nameof(options));
+            }
+
+            return this.CreateProcessorCore(dataSourceGroup, processorEnvironment, options)
+                ?? throw new InvalidOperationException("CreateProcessorCore is not allowed to return null.");
+        }
+
         public virtual void DisposeProcessor(ICustomDataProcessor processor)
         {
         }
@@ -120,6 +142,20 @@ namespace Microsoft.Performance.SDK.Processing
         }
 
         protected abstract ICustomDataProcessor CreateProcessorCore(IEnumerable<IDataSource> dataSources, IProcessorEnvironment processorEnvironment, ProcessorOptions options);
+
+        /// <summary>
+        /// As in the SDK: a processing source that groups its data sources (<see cref="IDataSourceGrouper"/>) must
+        /// override this; one that does not has its groups processed as plain lists of data sources.
+        /// </summary>
+        protected virtual ICustomDataProcessor CreateProcessorCore(IDataSourceGroup dataSourceGroup, IProcessorEnvironment processorEnvironment, ProcessorOptions options)
+        {
+            if (this is IDataSourceGrouper)
+            {
+                throw new InvalidOperationException("A processing source that implements IDataSourceGrouper must override CreateProcessorCore(IDataSourceGroup, ...).");
+            }
+
+            return this.CreateProcessor(dataSourceGroup.DataSources, processorEnvironment, options);
+        }
 
         protected abstract bool IsDataSourceSupportedCore(IDataSource dataSource);
 

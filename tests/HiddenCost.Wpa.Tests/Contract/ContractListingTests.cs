@@ -53,7 +53,7 @@ public sealed class ContractListingTests
         var sdk = SdkApiListing.Sdk1216();
         var contract = SdkApiLister.ListFile(ContractPath).ToHashSet(StringComparer.Ordinal);
         var derivedFrom = new[] { typeof(ProcessingSource), typeof(CustomDataProcessor) };
-        var implemented = new[] { typeof(IProcessingSourceTableProvider) };
+        var implemented = new[] { typeof(IProcessingSourceTableProvider), typeof(Microsoft.Performance.SDK.Processing.DataSourceGrouping.IDataSourceGrouper) };
 
         var required = sdk.Entries.Where(line =>
         {
@@ -64,7 +64,7 @@ public sealed class ContractListingTests
         }).ToList();
         var missing = required.Where(line => !contract.Contains(line)).ToList();
 
-        Assert.AreEqual(6, required.Count);
+        Assert.AreEqual(7, required.Count);
         Assert.AreEqual(0, missing.Count, "missing:\n" + string.Join("\n", missing));
     }
 
@@ -84,6 +84,7 @@ public sealed class ContractListingTests
             new[]
             {
                 "Microsoft.Performance.SDK.Processing.CustomDataProcessor",
+                "Microsoft.Performance.SDK.Processing.DataSourceGrouping.IDataSourceGrouper",
                 "Microsoft.Performance.SDK.Processing.ICustomDataProcessor",
                 "Microsoft.Performance.SDK.Processing.IProcessingSourceTableProvider",
                 "Microsoft.Performance.SDK.Processing.ProcessingSource",

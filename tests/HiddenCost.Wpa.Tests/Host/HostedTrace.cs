@@ -1,13 +1,14 @@
 using System.Collections.Concurrent;
 using System.Reflection;
 using Microsoft.Performance.SDK.Processing;
+using Microsoft.Performance.SDK.Processing.DataSourceGrouping;
 using DataSourceAttribute = Microsoft.Performance.SDK.Processing.DataSourceAttribute;
 
 namespace HiddenCost.Wpa.Tests.Host;
 
 /// <summary>
 /// One trace opened the way WPA opens it: the discovered processing source is created, given the host, asked
-/// whether it takes the file, made to create a processor; every table it lists is enabled, the trace is
+/// whether it takes the file, asked for the file's group, made to create a processor for it; every table it lists is enabled, the trace is
 /// processed, and every table is built through a <see cref="RecordingTableBuilder"/> and every cell projected.
 /// </summary>
 public sealed class HostedTrace
@@ -49,7 +50,10 @@ public sealed class HostedTrace
         if (!source.GetType().GetCustomAttributes<DataSourceAttribute>().Any(a => a.Accepts(file)) || !source.IsDataSourceSupported(file))
             throw new AssertFailedException($"the processing source does not take {path}");
 
-        var processor = source.CreateProcessor(file, host, ProcessorOptions.Default);
+        // WPA 11.5 and later ask a processing source that groups its data sources for its groups, and hand it those.
+        var grouper = source as IDataSourceGrouper ?? throw new AssertFailedException("the processing source does not group its data sources");
+        var group = grouper.CreateValidGroups([file], ProcessorOptions.Default).Single();
+        var processor = source.CreateProcessor(group, host, ProcessorOptions.Default);
         foreach (var table in source.DataTables) processor.EnableTable(table);
         var progress = new RecordingProgress();
         processor.ProcessAsync(progress, CancellationToken.None).GetAwaiter().GetResult();

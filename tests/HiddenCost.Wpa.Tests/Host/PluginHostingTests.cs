@@ -3,6 +3,7 @@ using HiddenCost.Analysis;
 using HiddenCost.TestSupport;
 using Microsoft.Performance.SDK;
 using Microsoft.Performance.SDK.Processing;
+using Microsoft.Performance.SDK.Processing.DataSourceGrouping;
 using DataSourceAttribute = Microsoft.Performance.SDK.Processing.DataSourceAttribute;
 
 namespace HiddenCost.Wpa.Tests.Host;
@@ -51,6 +52,32 @@ public sealed class PluginHostingTests
         foreach (var table in TableCatalog.All) StringAssert.Contains(text, table.Name);
         StringAssert.Contains(text, "MultiProfile.wprp");
         Assert.IsFalse(text.Contains('<') || about.Owners.Any(o => o.Name.Contains('<')), "no template placeholders");
+    }
+
+    [TestMethod]
+    public void Several_traces_opened_at_once_each_get_a_group_and_a_processor_of_their_own()
+    {
+        var host = new TestHost();
+        var source = HostedTrace.CreateSource(host);
+        var x64 = SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip");
+        var shutdown = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");
+        var groups = ((IDataSourceGrouper)source).CreateValidGroups(
+            [new FileDataSource(x64), new FileDataSource("notes.txt"), new FileDataSource(shutdown)], ProcessorOptions.Default);
+
+        Assert.AreEqual(2, groups.Count, "one group per trace; the text file is not ours");
+        foreach (var (group, path, build) in groups.Zip([x64, shutdown], [9200L, 18362L]))
+        {
+            Assert.AreEqual(path, ((FileDataSource)group.DataSources.Single()).FullPath);
+            Assert.IsInstanceOfType<DefaultProcessingMode>(group.ProcessingMode);
+            var processor = source.CreateProcessor(group, host, ProcessorOptions.Default);
+            var info = source.DataTables.Single(t => t.Name == "Trace Info");
+            processor.EnableTable(info);
+            processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
+            var table = new RecordingTableBuilder();
+            processor.BuildTable(info, table);
+            Assert.AreEqual(build, table.Cell(0, "OS Build"));
+        }
+        Assert.AreEqual(0, host.Entries("Warn").Count(), string.Join("; ", host.Entries("Warn")));
     }
 
     [TestMethod]
