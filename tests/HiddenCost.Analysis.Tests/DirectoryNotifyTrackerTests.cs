@@ -366,6 +366,42 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void A_closed_watchers_request_completing_after_its_cleanup_does_not_end_the_watch_twice()
+    {
+        // FileSystemWatcher.Dispose: the handle's Cleanup ends the watch, then its pending request completes with
+        // STATUS_NOTIFY_CLEANUP. On a directory not named yet, ending it twice made the count of unnamed active
+        // directories negative, and every later change waited for the end of the trace.
+        const ulong Unnamed = 0xFFFF_A000_0000_2000, UnnamedObject = 0xFFFF_B000_0000_2000;
+        var t = new DirectoryNotifyTracker();
+        t.Arm(10, 1, UnnamedObject, Unnamed, Watcher, TwoMiB);
+        t.Cleanup(20, UnnamedObject);
+        t.OperationEnd(25, 1, 0, 0x0000010B); // STATUS_NOTIFY_CLEANUP
+        t.FileName(DirKey, Dir);
+        t.Arm(30, 2, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(40, 0, 0x70, Builder, $@"{Dir}\a.txt", 2);
+        Assert.AreEqual(0, t.WaitingChanges, "every watched directory is named: the create was placed as it came");
+        var (buffers, victims) = t.Build(traceEndNs: 100);
+        int row = Enumerable.Range(0, buffers.Rows.Count).Single(r => (string?)Cell(buffers, r, "Directory") == $"FileKey 0x{Unnamed:X}");
+        Assert.AreEqual(20L, Cell(buffers, row, "Watch End"), "the cleanup ended it; the completion after it did not");
+        Assert.AreEqual(1L, Cell(victims, 0, "Creates"));
+    }
+
+    [TestMethod]
+    public void A_watch_re_armed_with_another_buffer_size_ends_where_the_new_one_begins()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.OperationEnd(20, 1, 100, 0);
+        t.Arm(30, 2, DirObject, DirKey, Watcher, 64 * 1024);
+        var (buffers, _) = t.Build(traceEndNs: 100);
+        Assert.AreEqual(2, buffers.Rows.Count);
+        int big = Enumerable.Range(0, 2).Single(r => (long?)Cell(buffers, r, "Buffer (bytes)") == TwoMiB);
+        Assert.AreEqual(30L, Cell(buffers, big, "Watch End"));
+        Assert.AreEqual(100L, Cell(buffers, 1 - big, "Watch End"), "still watching when the trace ended");
+    }
+
+    [TestMethod]
     public void Watch_end_is_the_end_of_the_last_of_a_rows_watches()
     {
         var t = new DirectoryNotifyTracker();

@@ -129,8 +129,10 @@ public sealed class DirectoryNotifyTracker
                     handle.LastCompletionNs = t;
                     break;
                 default:
-                    // Cancelled, cleanup or an error: the watch ended without a change batch.
-                    End(handle, t);
+                    // Cancelled, cleanup or an error: the watch ended without a change batch — unless its handle's
+                    // Cleanup ended it already (a closed watcher's pending request completes with NOTIFY_CLEANUP
+                    // after it), which must not end it twice.
+                    if (handle.EndNs == long.MaxValue) End(handle, t);
                     break;
             }
             return;
@@ -256,6 +258,9 @@ public sealed class DirectoryNotifyTracker
     }
 
     private bool ActiveDirectoriesNamed() => _activeUnnamed == 0;
+
+    /// <summary>Changes waiting for the end of the trace to be placed (a watched directory had no name yet).</summary>
+    internal int WaitingChanges => _deferred.Count;
 
     /// <summary>
     /// The directories holding <paramref name="path"/> with an active watch armed by <paramref name="t"/>, each with
