@@ -20,7 +20,7 @@ public static class TraceAnalyzer
         try
         {
             using var reader = EtlReader.Open(path);
-            long count = 0, first = long.MaxValue, last = long.MinValue, furthest = 0;
+            long count = 0, first = long.MaxValue, last = long.MinValue;
             progress?.Report(0);
             using var stream = reader.ReadEvents(cancellationToken).GetEnumerator();
             while (stream.MoveNext())
@@ -34,10 +34,7 @@ public static class TraceAnalyzer
                 if ((count & (ProgressEveryEvents - 1)) == 0)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
-                    // Events come in time order from buffers written out of it, so the current one's place in the
-                    // file goes back and forth; the furthest place reached only moves on.
-                    furthest = Math.Max(furthest, e.FileOffset);
-                    progress?.Report(Math.Min(0.99, (double)furthest / Math.Max(1, reader.FileLength)));
+                    progress?.Report(Math.Min(0.99, stream.FractionRead));
                 }
             }
             if (count == 0) first = last = 0;

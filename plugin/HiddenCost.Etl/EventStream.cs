@@ -24,6 +24,12 @@ public readonly struct EventStream
 
         public bool MoveNext() => _merger.MoveNext();
 
+        /// <summary>The share of the trace's buffers read so far, 0 to 1: only grows (for progress).</summary>
+        public double FractionRead => _merger.FractionRead;
+
+        /// <summary>Bytes of buffer data the pass holds now: 0 once it is over or disposed.</summary>
+        internal long BytesHeld => _merger.BytesHeld;
+
         /// <summary>The current event; its spans are valid until the next <see cref="MoveNext"/>.</summary>
         public EtwEvent Current => _merger.Current;
 

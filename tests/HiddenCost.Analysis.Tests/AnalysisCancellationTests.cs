@@ -30,6 +30,7 @@ public sealed class AnalysisCancellationTests
         Assert.IsTrue(reported.Count >= 4, string.Join(", ", reported));
         for (int i = 1; i < reported.Count; i++)
             Assert.IsTrue(reported[i] >= reported[i - 1], string.Join(", ", reported));
+        Assert.IsTrue(reported[1] < 0.75, "a third of the way through the events: " + string.Join(", ", reported));
     }
 
     /// <summary>Records synchronously (Progress&lt;T&gt; posts to the thread pool, out of order).</summary>

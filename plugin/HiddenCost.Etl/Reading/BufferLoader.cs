@@ -36,6 +36,9 @@ internal sealed class BufferLoader
     private readonly MemoryBudget _budget;
     private readonly BufferArrayPool _arrays;
 
+    /// <summary>Bytes the buffers of this loader's pass hold now.</summary>
+    public long BytesHeld => _budget.Held;
+
     /// <param name="maxDataSize">
     /// The most bytes a compressed buffer may claim to decompress to: the session's buffer size. SavedOffset
     /// is checked against it before anything is allocated, so a corrupt field cannot ask for gigabytes.
@@ -193,4 +196,7 @@ internal sealed class MemoryBudget
     }
 
     public void Release(long bytes, bool ahead) => Interlocked.Add(ref ahead ? ref _ahead : ref _walked, -bytes);
+
+    /// <summary>Bytes held now, walked and ahead: 0 once a pass has given back every buffer.</summary>
+    public long Held => Interlocked.Read(ref _walked) + Interlocked.Read(ref _ahead);
 }

@@ -13,6 +13,8 @@ internal sealed class Merger : IDisposable
     private readonly ReadAheadWorker? _worker;
     private readonly ThreadContext _threads = new();
     private readonly ClockConverter _clock;
+    private readonly BufferLoader _loader;
+    private readonly int _bufferCount;
     private ProcessorStream? _current;
 
     /// <param name="readAhead">Whether to load buffers ahead of need on a thread of the merger's own.</param>
@@ -20,6 +22,8 @@ internal sealed class Merger : IDisposable
     public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header, CancellationToken cancellation = default)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
+        _loader = loader;
+        _bufferCount = index.Streams.Sum(s => s.Count);
         _order = new LoserTree(index.Streams.Count);
         if (readAhead && index.Streams.Count > 0)
             _worker = new ReadAheadWorker(loader, index.Streams, ReadAheadWorker.MergeOrder(index), header.BufferSize);
@@ -40,6 +44,25 @@ internal sealed class Merger : IDisposable
             throw;
         }
     }
+
+    /// <summary>
+    /// The share of the file's buffers the streams have taken: it only grows, and tracks the work done, where the
+    /// current event's place in the file does neither (a processor that logs little flushes its first buffer late,
+    /// near the file's end, while its events are early).
+    /// </summary>
+    public double FractionRead
+    {
+        get
+        {
+            if (_bufferCount == 0) return 1.0;
+            long taken = 0;
+            foreach (var stream in _streams) taken += stream.BuffersTaken;
+            return (double)taken / _bufferCount;
+        }
+    }
+
+    /// <summary>Bytes the pass's buffers hold now (0 once it has given every one back).</summary>
+    internal long BytesHeld => _loader.BytesHeld;
 
     public bool MoveNext()
     {
