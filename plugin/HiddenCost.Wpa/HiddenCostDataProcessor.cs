@@ -81,28 +81,33 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
         }
     }
 
-    /// <summary>Errors go to WPA's log and to the user; what the trace lacks goes to the log.</summary>
+    /// <summary>
+    /// Errors and warnings go to WPA's log, and to the user in a message when one is there to read it (not in a batch
+    /// export or a headless engine, where the log and the data source's errors carry them); what the trace lacks goes
+    /// to the log.
+    /// </summary>
     private void Report(ProcessedTrace trace)
     {
         try
         {
+            bool show = HostIsInteractive();
             if (_paths.Count > 1)
             {
                 // Shown, not only logged: the user opened several traces and would otherwise take these tables for all.
                 Logger.Warn("HiddenCost analyses one trace per processor: analysed {0}, not {1}", _paths[0], string.Join(", ", _paths.Skip(1)));
-                ApplicationEnvironment.DisplayMessage(MessageType.Warning, CultureInfo.InvariantCulture,
+                if (show) ApplicationEnvironment.DisplayMessage(MessageType.Warning, CultureInfo.InvariantCulture,
                     "HiddenCost analysed only {0}; open {1} on its own to see its tables.", _paths[0], string.Join(", ", _paths.Skip(1)));
             }
             if (trace.Error is { } error)
             {
                 Logger.Error("{0}", error);
-                ApplicationEnvironment.DisplayMessage(MessageType.Error, CultureInfo.InvariantCulture, "HiddenCost: {0}", error);
+                if (show) ApplicationEnvironment.DisplayMessage(MessageType.Error, CultureInfo.InvariantCulture, "HiddenCost: {0}", error);
             }
             if (trace.Warning is { } warning)
             {
                 // Shown, not only logged: every table of a damaged trace may be short, whichever the user opens.
                 Logger.Warn("{0}", warning);
-                ApplicationEnvironment.DisplayMessage(MessageType.Warning, CultureInfo.InvariantCulture, "HiddenCost: {0}", warning);
+                if (show) ApplicationEnvironment.DisplayMessage(MessageType.Warning, CultureInfo.InvariantCulture, "HiddenCost: {0}", warning);
             }
             foreach (var spec in _catalog)
                 foreach (var note in trace.Table(spec.Id)?.Notes ?? [])
@@ -113,4 +118,23 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
             Logger.Error(e, "HiddenCost could not report the analysis of {0}", string.Join(", ", _paths));
         }
     }
+
+    /// <summary>
+    /// The host's <see cref="IApplicationEnvironment.IsInteractive"/>, read apart: were a host's SDK ever without it, the
+    /// call would fail where it is compiled, and that must not take the report (or WPA's task) with it.
+    /// </summary>
+    private bool HostIsInteractive()
+    {
+        try
+        {
+            return ReadIsInteractive();
+        }
+        catch (Exception)
+        {
+            return true; // as before there was a flag to read: show
+        }
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private bool ReadIsInteractive() => ApplicationEnvironment.IsInteractive;
 }

@@ -7,6 +7,9 @@ namespace Microsoft.Performance.SDK.Processing
     {
         ITableConfigurationsSerializer Serializer { get; }
 
+        /// <summary>Whether a user is there to read messages (WPA's window; not a batch export or a headless engine).</summary>
+        bool IsInteractive { get; }
+
         void DisplayMessage(MessageType messageType, IFormatProvider formatProvider, string format, params object[] args);
     }
 }

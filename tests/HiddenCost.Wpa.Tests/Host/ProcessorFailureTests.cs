@@ -11,9 +11,11 @@ namespace HiddenCost.Wpa.Tests.Host;
 [TestClass]
 public sealed class ProcessorFailureTests
 {
-    private static (HiddenCostDataProcessor Processor, TestHost Host) Processor(AnalyzeTrace analyze, params string[] paths)
+    private static (HiddenCostDataProcessor Processor, TestHost Host) Processor(AnalyzeTrace analyze, params string[] paths) =>
+        Processor(new TestHost(), analyze, paths);
+
+    private static (HiddenCostDataProcessor Processor, TestHost Host) Processor(TestHost host, AnalyzeTrace analyze, params string[] paths)
     {
-        var host = new TestHost();
         var processor = new HiddenCostDataProcessor(paths, TableCatalog.All, analyze, ProcessorOptions.Default, host, host);
         foreach (var spec in TableCatalog.All) processor.EnableTable(HiddenCost.Wpa.Mapping.TableDescriptors.For(spec));
         return (processor, host);
@@ -43,6 +45,25 @@ public sealed class ProcessorFailureTests
         Assert.AreSame(bug, host.Log.First(e => e.Level == "Error").Exception);
         Assert.AreEqual("Error: HiddenCost: /traces/a.etl: analysis failed: InvalidOperationException: boom", host.Messages.Single());
         Assert.AreEqual("/traces/a.etl: analysis failed: InvalidOperationException: boom", processor.GetDataSourceInfo().Errors.Single().Message);
+    }
+
+    [TestMethod]
+    public void Without_a_user_to_read_them_errors_and_warnings_are_logged_and_listed_not_shown()
+    {
+        const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends early): only part was read";
+        var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _) =>
+            new AnalysisResult(path, TableCatalog.All.Select(spec => new Table(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl", "/traces/b.etl");
+
+        processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
+
+        Assert.AreEqual(0, host.Messages.Count, string.Join("; ", host.Messages));
+        Assert.AreEqual(2, host.Entries("Warn").Count(), "the damage and the trace not analysed");
+        Assert.AreEqual(Damage, processor.GetDataSourceInfo().Errors.Single().Message);
+
+        var (failed, failedHost) = Processor(new TestHost { IsInteractive = false }, (_, _, _) => throw new InvalidOperationException("boom"), "/traces/a.etl");
+        failed.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
+        Assert.AreEqual(0, failedHost.Messages.Count);
+        Assert.AreEqual(1, failedHost.Entries("Error").Count(e => e.Text.Contains("boom", StringComparison.Ordinal)));
     }
 
     [TestMethod]

@@ -20,6 +20,9 @@ public sealed class TestHost : IApplicationEnvironment, IProcessorEnvironment, I
 
     public ITableConfigurationsSerializer Serializer { get; } = new NoPrebuiltConfigurations();
 
+    /// <summary>WPA's window (true) or a batch export / headless engine (false).</summary>
+    public bool IsInteractive { get; init; } = true;
+
     public void DisplayMessage(MessageType messageType, IFormatProvider formatProvider, string format, params object[] args) =>
         _messages.Enqueue(messageType + ": " + string.Format(formatProvider, format, args));
 
