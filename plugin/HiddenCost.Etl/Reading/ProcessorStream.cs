@@ -44,10 +44,8 @@ internal sealed class ProcessorStream
 
     public int Processor { get; }
 
-    /// <summary>Buffers this stream has taken (damaged ones included) of its <see cref="BufferCount"/>.</summary>
+    /// <summary>Buffers this stream has taken, damaged ones included (for the pass's progress).</summary>
     public int BuffersTaken => _nextBuffer;
-
-    public int BufferCount => _offsets.Count;
 
     /// <summary>The current record's header (valid after <see cref="MoveNext"/> returned true).</summary>
     public RecordHeader Current;
