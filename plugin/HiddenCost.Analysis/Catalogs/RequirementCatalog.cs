@@ -130,7 +130,7 @@ public static class RequirementCatalog
         [
             new("RPC call start/stop", Required, EventSelector.Provider(Rpc, "Microsoft-Windows-RPC", 5, 6, 7, 8),
                 WprRecording.EventProvider(new(Rpc, "Microsoft-Windows-RPC", 0, 4)),
-                "MS-EVEN6 client and server calls: interface, opnum, endpoint, status (the provider defines no keywords)"),
+                "MS-EVEN6 client and server calls: interface, opnum, endpoint, status (its keywords are channel bits: all on)"),
             new("WMI-Activity operation start", Required, EventSelector.Provider(WmiActivity, "Microsoft-Windows-WMI-Activity", 11),
                 WprRecording.EventProvider(new(WmiActivity, "Microsoft-Windows-WMI-Activity", 0x8000000000000000, 4)),
                 "Win32_NTLogEvent query text and the client process WmiPrvSE.exe works for"),
