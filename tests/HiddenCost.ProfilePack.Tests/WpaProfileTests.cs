@@ -42,6 +42,27 @@ public sealed class WpaProfileTests
     }
 
     [TestMethod]
+    public void Our_tables_are_graphed_only_where_they_have_a_figure_and_a_start_time()
+    {
+        // WPA graphs over time: a table with no start time (Trace Readiness, Event Counts, the by-process and victims
+        // tables) or no figure (Trace Info) opens as its table alone, not under an empty graph of its last column.
+        var ours = Lists().Ours.Entries.Select(e => e.Id).ToHashSet();
+        var layouts = new Dictionary<Guid, string>();
+        foreach (var file in Directory.GetFiles(Pack.Layout.WpaProfiles, "*.wpaProfile").Select(Path.GetFileName))
+            foreach (var graph in Load(file!).Descendants(Ns + "Graph").Where(g => ours.Contains(Guid.Parse(g.Attribute("Guid")!.Value))))
+            {
+                var spec = TableCatalog.All.Single(t => t.Id == Guid.Parse(graph.Attribute("Guid")!.Value));
+                bool graphable = spec.DefaultView.GraphColumn is not null && spec.Columns.Any(c => c.Role == ColumnRole.StartTime);
+                Assert.AreEqual(graphable ? "All" : "DataTable", (string?)graph.Attribute("LayoutStyle"), $"{file}: {spec.Name}");
+                layouts[spec.Id] = (string)graph.Attribute("LayoutStyle")!;
+            }
+        Assert.AreEqual("DataTable", layouts[TableIds.TraceReadiness]);
+        Assert.AreEqual("DataTable", layouts[TableIds.EventCounts]);
+        Assert.AreEqual("DataTable", layouts[TableIds.TraceInfo]);
+        Assert.AreEqual("All", layouts[TableIds.SyscallHookOverhead]);
+    }
+
+    [TestMethod]
     public void Problem_presets_group_only_by_stacks_their_profile_records()
     {
         // A stack column with no stacks behind it is one empty group: the CSwitch stack column needs CSwitch stacks,

@@ -15,8 +15,11 @@ internal static class TableDescriptors
         isMetadataTable: false,
         defaultLayout: Graphs(spec) ? TableLayoutStyle.GraphAndTable : TableLayoutStyle.Table);
 
-    /// <summary>A table graphs when it has a figure to plot or a time column to plot it along.</summary>
+    /// <summary>
+    /// A table graphs when it has a figure to plot and a start time to plot it along; one without either opens as its
+    /// table alone, not under an empty graph (WPA's graphs are over time).
+    /// </summary>
     public static bool Graphs(TableSpec spec) =>
-        spec.DefaultView.GraphColumn is not null
-        || spec.Columns.Any(c => c.Role is ColumnRole.GraphValue or ColumnRole.StartTime or ColumnRole.EndTime);
+        (spec.DefaultView.GraphColumn is not null || spec.Columns.Any(c => c.Role == ColumnRole.GraphValue))
+        && spec.Columns.Any(c => c.Role == ColumnRole.StartTime);
 }

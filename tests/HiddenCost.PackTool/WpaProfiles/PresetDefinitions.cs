@@ -66,6 +66,9 @@ public static class PresetDefinitions
             Width: c.Aggregation == Aggregation.None ? 140 : 110, SortDescending: c.Name == shape.GraphColumn)).ToArray();
         var metadata = ordered.Where(c => c.TimeRole is not null)
             .Select(c => new PresetMetadata(StableIds.Column(table.Id, c.Name), c.Name, c.TimeRole!)).ToArray();
-        return new PresetGraph(table.Name, table.Id, "HiddenCost: " + table.Name, columns, shape.Pivots.Count, metadata, color);
+        // A graph needs a figure and a time axis to plot it along: a table without either (Trace Readiness, Event
+        // Counts, Trace Info, the by-process and victims tables) opens as its table alone, not under an empty graph.
+        bool graphed = shape.GraphColumn is not null && metadata.Any(m => m.Role == "StartTime");
+        return new PresetGraph(table.Name, table.Id, "HiddenCost: " + table.Name, columns, shape.Pivots.Count, metadata, color, Graphed: graphed);
     }
 }

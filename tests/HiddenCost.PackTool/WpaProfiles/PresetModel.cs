@@ -12,7 +12,10 @@ public sealed record PresetColumn(Guid Id, string Name, Aggregation Aggregation 
 /// <summary>A WPA column metadata role (StartTime, EndTime, Duration, ResourceId, EndThreadId, WaitStartTime, ...).</summary>
 public sealed record PresetMetadata(Guid ColumnId, string Name, string Role);
 
-/// <summary>One graph of a view: a table (by GUID) shown with one preset.</summary>
+/// <summary>
+/// One graph of a view: a table (by GUID) shown with one preset; <c>Graphed</c> false opens it as its table alone
+/// (<c>LayoutStyle="DataTable"</c>, which UIforETW's and MSO-Scripts' profiles use, instead of <c>All</c>).
+/// </summary>
 public sealed record PresetGraph(
     string TableName,
     Guid TableId,
@@ -21,7 +24,8 @@ public sealed record PresetGraph(
     int KeyColumns,
     IReadOnlyList<PresetMetadata> Metadata,
     string Color,
-    string? InitialFilter = null);
+    string? InitialFilter = null,
+    bool Graphed = true);
 
 /// <summary>A view (tab) of a profile.</summary>
 public sealed record PresetView(string Title, IReadOnlyList<PresetGraph> Graphs);

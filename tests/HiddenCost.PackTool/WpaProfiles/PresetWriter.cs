@@ -55,7 +55,7 @@ public static class PresetWriter
         int n = g.Columns.Count;
         var graphed = g.Columns.Select((c, i) => (c, i)).FirstOrDefault(x => x.c.SortDescending);
         return new XElement(Ns + "Graph",
-            new XAttribute("Guid", g.TableId), new XAttribute("LayoutStyle", "All"), new XAttribute("Color", g.Color),
+            new XAttribute("Guid", g.TableId), new XAttribute("LayoutStyle", g.Graphed ? "All" : "DataTable"), new XAttribute("Color", g.Color),
             new XAttribute("GraphHeight", "125"), new XAttribute("IsMinimized", "false"), new XAttribute("IsShown", "true"),
             new XAttribute("IsExpanded", "false"),
             new XElement(Ns + "Preset",

@@ -35,6 +35,16 @@ public sealed class TableMappingTests
     }
 
     [TestMethod]
+    public void Catalogue_tables_without_a_start_time_or_a_figure_open_as_tables()
+    {
+        var layouts = HiddenCost.Analysis.TableCatalog.All.ToDictionary(t => t.Name, t => TableDescriptors.For(t).DefaultLayout);
+        foreach (var name in new[] { "Trace Info", "Event Counts", "Trace Readiness", "Spin-Wait by Process", "Directory Notify Victims" })
+            Assert.AreEqual(TableLayoutStyle.Table, layouts[name], name);
+        foreach (var name in new[] { "Syscall Hook Overhead", "Profiling Gaps", "Spin-Wait Cost per Lock", "Directory Notify Buffers", "Event Log Render Cost" })
+            Assert.AreEqual(TableLayoutStyle.GraphAndTable, layouts[name], name);
+    }
+
+    [TestMethod]
     public void Table_with_nothing_to_graph_opens_as_a_table_and_blank_texts_fall_back()
     {
         var descriptor = TableDescriptors.For(InfoSpec());
