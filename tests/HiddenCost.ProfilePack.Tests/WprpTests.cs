@@ -35,15 +35,25 @@ public sealed class WprpTests
               <Keywords Operation="Add"><Keyword Value="SystemCall" /></Keywords>
               <Stacks><Stack Value="SystemCallEnter" /></Stacks>
             </SystemProvider>
-            <Profile Id="X.Verbose.File" Name="X" LoggingMode="File" DetailLevel="Verbose">
+            <Profile Id="X.Verbose.File" Name="X" Description="x" LoggingMode="File" DetailLevel="Verbose">
               <Collectors>
                 <SystemCollectorId Value="SystemCollector_T"><SystemProviderId Value="SystemProvider_X" /></SystemCollectorId>
               </Collectors>
             </Profile>
-            <Profile Id="X.Verbose.Memory" Name="X" Base="X.Verbose.File" LoggingMode="Memory" DetailLevel="Verbose" />
+            <Profile Id="X.Verbose.Memory" Name="X" Description="x" Base="X.Verbose.File" LoggingMode="Memory" DetailLevel="Verbose" />
           </Profiles>
         </WindowsPerformanceRecorder>
         """;
+
+    [TestMethod]
+    public void A_profile_without_description_and_a_derived_provider_without_name_are_reported()
+    {
+        var issues = Validate(Small
+            .Replace(" Description=\"x\" Base=\"X.Verbose.File\"", " Base=\"X.Verbose.File\"")
+            .Replace("</Profiles>", "  <EventProvider Id=\"EventProvider_A\" Name=\"Microsoft-Windows-RPC\" />\n    <EventProvider Id=\"EventProvider_B\" Base=\"EventProvider_A\" />\n  </Profiles>"));
+        CollectionAssert.AreEquivalent(new[] { "profile-description", "provider-name" }, issues.Select(i => i.Rule).ToArray(),
+            string.Join("\n", issues));
+    }
 
     [TestMethod]
     public void MultiProfile_is_well_formed_and_follows_every_rule()
@@ -216,7 +226,7 @@ public sealed class WprpTests
     [TestMethod]
     public void A_profile_without_its_memory_twin_is_reported()
     {
-        var text = Small.Replace("""    <Profile Id="X.Verbose.Memory" Name="X" Base="X.Verbose.File" LoggingMode="Memory" DetailLevel="Verbose" />""", "");
+        var text = Small.Replace("""    <Profile Id="X.Verbose.Memory" Name="X" Description="x" Base="X.Verbose.File" LoggingMode="Memory" DetailLevel="Verbose" />""", "");
         Pack.AssertSingle(Validate(text), "profile-pair", 13);
     }
 

@@ -142,8 +142,9 @@ public static partial class WprpValidator
     {
         foreach (var p in doc.Root.Descendants().Where(e => e.Name.LocalName == "EventProvider"))
         {
-            if (p.Attr("Base") is not { Length: > 0 } && string.IsNullOrWhiteSpace(p.Attr("Name")))
-                add(p, "provider-name", $"EventProvider '{p.Attr("Id")}' has no Name (provider name or GUID)");
+            // The WPR schema requires Name on every EventProvider, also one that derives from a Base.
+            if (string.IsNullOrWhiteSpace(p.Attr("Name")))
+                add(p, "provider-name", $"EventProvider '{p.Attr("Id")}' has no Name (provider name or GUID; the WPR schema requires it, also with Base)");
             if (p.Attr("Level") is { } level && !byte.TryParse(level, NumberStyles.None, CultureInfo.InvariantCulture, out _))
                 add(p, "level", $"Level=\"{level}\" is not a number 0-255");
             foreach (var k in p.Descendants().Where(e => e.Name.LocalName == "Keyword"))
@@ -164,6 +165,8 @@ public static partial class WprpValidator
                 add(p, "detail-level", $"Profile '{id}' DetailLevel=\"{detail}\" is not Light or Verbose");
             if (string.IsNullOrEmpty(name))
                 add(p, "profile-name", $"Profile '{id}' has no Name");
+            if (string.IsNullOrWhiteSpace(p.Attr("Description")))
+                add(p, "profile-description", $"Profile '{id}' has no Description (the WPR schema requires one)");
             else if (id != $"{name}.{detail}.{mode}")
                 add(p, "profile-id", $"Profile Id '{id}' must be Name.DetailLevel.LoggingMode = '{name}.{detail}.{mode}' (wpr resolves file.wprp!{name} by it)");
             if (name is not null && mode is not null)
