@@ -31,18 +31,26 @@ public sealed class UndecodableEventsTests
     /// <summary>The trace with the payload of every kernel event of <paramref name="group"/> and <paramref name="opcodes"/> removed.</summary>
     private static (AnalysisResult Result, Dictionary<byte, long> Emptied) Emptied(BuiltTrace trace, byte group, params byte[] opcodes)
     {
-        var emptied = new Dictionary<byte, long>();
+        var records = EmptiedRecords(trace, group, opcodes, out var emptied);
+        return (SyntheticTraces.Analyze(trace.Settings, records, "undecodable"), emptied);
+    }
+
+    /// <summary>The trace's records, the payload of every kernel event of <paramref name="group"/> and <paramref name="opcodes"/> removed.</summary>
+    private static List<TraceRecord> EmptiedRecords(BuiltTrace trace, byte group, byte[] opcodes, out Dictionary<byte, long> emptied)
+    {
+        var counts = new Dictionary<byte, long>();
         var records = trace.Records.Select(r =>
         {
             if (r is not KernelRecord k || k.Group != group || !opcodes.Contains(k.Type)) return r;
-            emptied[k.Type] = emptied.GetValueOrDefault(k.Type) + 1;
+            counts[k.Type] = counts.GetValueOrDefault(k.Type) + 1;
             return new KernelRecord
             {
                 Cpu = k.Cpu, Timestamp = k.Timestamp, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind,
                 Group = k.Group, Type = k.Type, Version = k.Version, Payload = [],
             };
         }).ToList();
-        return (SyntheticTraces.Analyze(trace.Settings, records, "undecodable"), emptied);
+        emptied = counts;
+        return records;
     }
 
     private static string N(long n) => n.ToString("N0", CultureInfo.InvariantCulture);
@@ -84,26 +92,13 @@ public sealed class UndecodableEventsTests
     public void A_damaged_trace_with_undecodable_events_names_its_file_once_in_the_warning_synthetic()
     {
         var trace = SyscallHookStorm.Generate().Trace;
-        var writer = new EtlFileWriter(trace.Settings);
-        writer.AddRange(trace.Records.Select(r => r is KernelRecord { Group: KernelGroups.PerfInfo, Type: 51 } k
-            ? new KernelRecord { Cpu = k.Cpu, Timestamp = k.Timestamp, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind, Group = k.Group, Type = k.Type, Version = k.Version, Payload = [] }
-            : r));
-        var bytes = writer.ToArray();
-        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-cut-undecodable-{Guid.NewGuid():N}.etl");
-        try
-        {
-            File.WriteAllBytes(path, bytes[..^100]); // the last buffer cut short
-            var result = TraceAnalyzer.Analyze(path);
-            Assert.IsNull(result.Error, result.Error);
-            StringAssert.StartsWith(result.Warning, $"{path} is damaged (");
-            StringAssert.Contains(result.Warning, "(Trace Info lists every warning). Of what could be read, ");
-            StringAssert.Contains(result.Warning, " events could not be decoded (payload shorter than their layout)");
-            Assert.AreEqual(1, result.Warning!.Split(path).Length - 1, result.Warning);
-        }
-        finally
-        {
-            File.Delete(path);
-        }
+        var records = EmptiedRecords(trace, KernelGroups.PerfInfo, [51], out _);
+        var result = SyntheticTraces.AnalyzeCut(trace.Settings, records, 100, "cut-undecodable"); // the last buffer cut short
+        var path = result.TracePath;
+        StringAssert.StartsWith(result.Warning, $"{path} is damaged (");
+        StringAssert.Contains(result.Warning, "(Trace Info lists every warning). Of what could be read, ");
+        StringAssert.Contains(result.Warning, " events could not be decoded (payload shorter than their layout)");
+        Assert.AreEqual(1, result.Warning!.Split(path).Length - 1, result.Warning);
     }
 
     [TestMethod]

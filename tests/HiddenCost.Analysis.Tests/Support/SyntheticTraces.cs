@@ -16,6 +16,14 @@ internal static class SyntheticTraces
         return Analyze(writer.Save, name);
     }
 
+    /// <summary>As <see cref="Analyze(EtlTraceSettings, IEnumerable{TraceRecord}, string)"/>, the file cut <paramref name="cutBytes"/> short of its end.</summary>
+    public static AnalysisResult AnalyzeCut(EtlTraceSettings settings, IEnumerable<TraceRecord> records, int cutBytes, string name)
+    {
+        var writer = new EtlFileWriter(settings);
+        writer.AddRange(records);
+        return Analyze(path => File.WriteAllBytes(path, writer.ToArray()[..^cutBytes]), name);
+    }
+
     private static AnalysisResult Analyze(Action<string> save, string name)
     {
         var path = Path.Combine(Path.GetTempPath(), $"hiddencost-{name}-{Guid.NewGuid():N}.etl");
