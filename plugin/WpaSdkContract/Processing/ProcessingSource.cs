@@ -88,15 +88,7 @@ namespace Microsoft.Performance.SDK.Processing
                 throw new ArgumentNullException(nameof(dataSources));
             }
 
-            if (processorEnvironment == null)
-            {
-                throw new ArgumentNullException(nameof(processorEnvironment));
-            }
-
-            if (options == null)
-            {
-                throw new ArgumentNullException(nameof(options));
-            }
+            RequireEnvironment(processorEnvironment, options);
 
             return this.CreateProcessorCore(dataSources, processorEnvironment, options)
                 ?? throw new InvalidOperationException("CreateProcessorCore is not allowed to return null.");
@@ -109,6 +101,18 @@ namespace Microsoft.Performance.SDK.Processing
                 throw new ArgumentNullException(nameof(dataSourceGroup));
             }
 
+            RequireEnvironment(processorEnvironment, options);
+
+            return this.CreateProcessorCore(dataSourceGroup, processorEnvironment, options)
+                ?? throw new InvalidOperationException("CreateProcessorCore is not allowed to return null.");
+        }
+
+        public virtual void DisposeProcessor(ICustomDataProcessor processor)
+        {
+        }
+
+        private static void RequireEnvironment(IProcessorEnvironment processorEnvironment, ProcessorOptions options)
+        {
             if (processorEnvironment == null)
             {
                 throw new ArgumentNullException(nameof(processorEnvironment));
@@ -118,13 +122,6 @@ namespace Microsoft.Performance.SDK.Processing
             {
                 throw new ArgumentNullException(nameof(options));
             }
-
-            return this.CreateProcessorCore(dataSourceGroup, processorEnvironment, options)
-                ?? throw new InvalidOperationException("CreateProcessorCore is not allowed to return null.");
-        }
-
-        public virtual void DisposeProcessor(ICustomDataProcessor processor)
-        {
         }
 
         /// <summary>
