@@ -37,6 +37,27 @@ public sealed class ThreadContextTests
     }
 
     [TestMethod]
+    public void A_thread_whose_process_is_learned_after_it_switched_in_gets_it_from_then_on()
+    {
+        // Thread 5678 runs on processor 0 before its rundown names its process (a trace started mid-run); a second
+        // switch to a thread still unknown, and back, must not keep the first answer either.
+        var trace = Build(
+            (cpu: 0, CSwitch(T0 + 20, newThreadId: 5678, oldThreadId: 0)),
+            (cpu: 0, Sample(T0 + 30)),
+            (cpu: 1, Thread(3, T0 + 35, processId: 1234, threadId: 5678)),
+            (cpu: 0, Sample(T0 + 40)),
+            (cpu: 0, CSwitch(T0 + 50, newThreadId: 9999, oldThreadId: 5678)),
+            (cpu: 0, Sample(T0 + 60)),
+            (cpu: 0, CSwitch(T0 + 70, newThreadId: 5678, oldThreadId: 9999)),
+            (cpu: 0, Sample(T0 + 80)));
+        using var reader = EtlReader.Open(trace, "synthetic-late-thread.etl");
+        var samples = new List<(int Thread, int Process)>();
+        foreach (var e in reader.ReadEvents())
+            if (e.Is(KernelGroups.PerfInfo, 46)) samples.Add((e.ThreadId, e.ProcessId));
+        CollectionAssert.AreEqual(new[] { (5678, -1), (5678, 1234), (9999, -1), (5678, 1234) }, samples);
+    }
+
+    [TestMethod]
     public void Without_context_switches_samples_have_no_thread()
     {
         using var reader = EtlReader.Open(Samples.PathOf(Samples.NetX64));

@@ -101,7 +101,7 @@ internal sealed class Merger : IDisposable
             if (h.Kind == Records.RecordHeaderKind.PerfInfo)
             {
                 tid = _threads.RunningThread(s.Processor);
-                pid = tid >= 0 ? _threads.ProcessOf(tid) : -1;
+                pid = _threads.RunningProcess(s.Processor);
             }
             return new EtwEvent(in h, s.CurrentRecord, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
         }
