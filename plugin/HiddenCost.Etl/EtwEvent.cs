@@ -53,7 +53,10 @@ public readonly ref struct EtwEvent
     /// <summary>Provider GUID; for kernel events, the classic task GUID of the group (e.g. Thread 3d6fa8d1-…).</summary>
     public Guid ProviderId => IsKernel ? KernelGroups.ProviderIdOf(_header.Group) : _header.ProviderId;
 
-    /// <summary>Kernel event group (HookId high byte); 0 for other events.</summary>
+    /// <summary>
+    /// Kernel event group (HookId high byte; image loads, logged under the Process group's hook 0x030A, come as
+    /// Image, as TDH presents them); 0 for other events.
+    /// </summary>
     public byte Group => _header.Group;
 
     /// <summary>Kernel type, classic Class.Type or EVENT_DESCRIPTOR.Opcode.</summary>

@@ -30,6 +30,9 @@ public sealed class ReaderCountsTests
         Assert.AreEqual(1_763, t.Kernel(KernelGroups.Image, 3), "Image/DCStart");
         Assert.AreEqual(1_766, t.Kernel(KernelGroups.Image, 4), "Image/DCEnd");
         Assert.AreEqual(670, t.Kernel(KernelGroups.Thread, 3), "Thread/DCStart");
+        // Logged under the Process group's hook 0x030A (WMI_LOG_TYPE_PROCESS_LOAD_IMAGE); delivered as Image/Load.
+        Assert.AreEqual(35, t.Kernel(KernelGroups.Image, 10), "Image/Load");
+        Assert.AreEqual(0, t.Kernel(KernelGroups.Process, 10), "Process type 10");
     }
 
     [TestMethod]
@@ -96,6 +99,7 @@ public sealed class ReaderCountsTests
         var t = EventTally.Of(Samples.ShutdownPerfDiagLogger);
         Assert.AreEqual(6_745, t.Kernel(KernelGroups.Image, 3), "Image/DCStart");
         Assert.AreEqual(4_791, t.Kernel(KernelGroups.Image, 2), "Image/Unload");
+        Assert.AreEqual(72, t.Kernel(KernelGroups.Image, 10), "Image/Load (hook 0x030A)");
         Assert.AreEqual(17_078, t.Events, "about 17k events, per the samples README");
         Assert.AreEqual(49, t.Health.Buffers);
     }

@@ -65,7 +65,7 @@ internal readonly record struct RecordHeader(
                     BinaryPrimitives.ReadInt64LittleEndian(r[16..]),
                     BinaryPrimitives.ReadInt32LittleEndian(r[8..]),
                     BinaryPrimitives.ReadInt32LittleEndian(r[12..]),
-                    Guid.Empty, r[7], r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0);
+                    Guid.Empty, KernelGroup(r[7], r[6]), r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0);
                 return true;
             }
             case 16 or 17:
@@ -76,7 +76,7 @@ internal readonly record struct RecordHeader(
                 header = new RecordHeader(
                     RecordHeaderKind.PerfInfo, type == 17, size, 16, 0, 0,
                     BinaryPrimitives.ReadInt64LittleEndian(r[8..]), -1, -1,
-                    Guid.Empty, r[7], r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0);
+                    Guid.Empty, KernelGroup(r[7], r[6]), r[6], 0, (byte)BinaryPrimitives.ReadUInt16LittleEndian(r), 0, 0, 0, 0, 0);
                 return true;
             }
             case 18 or 19:
@@ -139,6 +139,14 @@ internal readonly record struct RecordHeader(
             flags);
         return true;
     }
+
+    /// <summary>
+    /// The group a kernel event belongs to as Windows' consumers present it (TDH and TraceEvent give it the group's
+    /// task GUID). The one hook id logged under another group: an image load, WMI_LOG_TYPE_PROCESS_LOAD_IMAGE
+    /// (0x030A, Process group, type 10, ntwmi.h), is Image Load like the image's Unload and rundown events.
+    /// </summary>
+    private static byte KernelGroup(byte group, byte type) =>
+        group == KernelGroups.Process && type == 10 ? KernelGroups.Image : group;
 
     /// <summary>Why a record of <paramref name="size"/> bytes with a <paramref name="minimum"/>-byte header cannot be, or null.</summary>
     private static string? SizeError(ReadOnlySpan<byte> r, int size, int minimum) =>

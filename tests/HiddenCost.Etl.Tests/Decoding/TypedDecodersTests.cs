@@ -56,7 +56,7 @@ public sealed class TypedDecodersTests
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Registry, 16, 0, new byte[64]), strings), "Registry v0 (XP)");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Thread, 37, 2, []), strings), "Thread CompCS");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.PerfInfo, 67, 2, []), strings), "PerfInfo ISR");
-        Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Process, 10, 2, []), strings), "Process PerfCtr");
+        Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Kernel(KernelGroups.Process, 32, 2, []), strings), "Process PerfCtr");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Manifest(ClrProviders.Runtime, 1, 2, []), strings), "CLR GCStart");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Manifest(RpcProvider.Id, 9, 2, []), strings), "RPC event 9");
         Assert.IsFalse(TypedDecoders.Rejects(SyntheticEvent.Classic(KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.DbgIdPpdb, 2, []), strings),

@@ -39,11 +39,28 @@ public sealed class TraceStateSampleTests
     }
 
     [TestMethod]
+    public void Images_loaded_during_the_trace_have_their_load_and_unload_times()
+    {
+        // Windows logs a live image load under the Process group's hook (0x030A); net.4.5.2.x64 has 35, 31 of them
+        // in Test.x64.exe, the process the trace profiles.
+        var state = SampleScan.Of("perfview/net.4.5.2.x64.etl.zip").State;
+        Assert.AreEqual(35, state.Images.Count(i => i.LoadTimeNs != Lifetime.BeforeTrace));
+        Assert.AreEqual(31, state.ImagesOf(3676).Count(i => i.LoadTimeNs != Lifetime.BeforeTrace));
+        var ntdll = state.ImagesOf(3676).Single(i => i.FileName == "ntdll.dll");
+        Assert.AreEqual(0x7F9D02F0000UL, ntdll.ImageBase);
+        Assert.AreEqual(2_738_943_600L, ntdll.LoadTimeNs);
+        Assert.AreEqual(8_202_241_800L, ntdll.UnloadTimeNs);
+        Assert.IsFalse(ntdll.IsLoaded(ntdll.LoadTimeNs - 1));
+        Assert.IsTrue(ntdll.IsLoaded(ntdll.LoadTimeNs));
+        Assert.AreSame(ntdll, state.FindImage(3676, ntdll.ImageBase + 0x100, ntdll.LoadTimeNs));
+    }
+
+    [TestMethod]
     public void The_Windows_11_trace_knows_processes_threads_and_images_from_rundown_alone()
     {
         var state = SampleScan.Of("etwanalyzer/TraceLoggingTester.etl.zip").State;
-        Assert.AreEqual(23_385, state.Images.Count);
-        Assert.AreEqual(23_183, state.Images.Count(i => i.Pdb is not null));
+        Assert.AreEqual(23_395, state.Images.Count, "23,367 rundowns, 18 unloads, and 10 images loaded during the trace that no rundown names");
+        Assert.AreEqual(23_193, state.Images.Count(i => i.Pdb is not null));
         var tester = state.GetProcess(10288, 539_552_600)!;
         Assert.IsNotNull(tester);
         Assert.IsTrue(state.ImagesOf(10288).Count > 0);

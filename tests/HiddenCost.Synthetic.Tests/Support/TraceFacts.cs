@@ -50,7 +50,7 @@ internal sealed class TraceFacts
                 var pid = (int)c.U32();
                 ProcessOfThread[(int)c.U32()] = pid;
             }
-            else if (e.Is(KernelGroup.Image, ImageEvents.DCStartType) || e.Is(KernelGroup.Image, ImageEvents.LoadType))
+            else if (e.Is(KernelGroup.Image, ImageEvents.DCStartType) || e.Is(KernelGroup.Process, ImageEvents.LoadType))
             {
                 var c = e.Cursor();
                 var b = c.Pointer();

@@ -18,8 +18,8 @@ public static class EventNames
         [Key(KernelGroups.EventTrace, 80)] = "PartitionInfoExtension",
         [Key(KernelGroups.Process, 1)] = "Start", [Key(KernelGroups.Process, 2)] = "End",
         [Key(KernelGroups.Process, 3)] = "DCStart", [Key(KernelGroups.Process, 4)] = "DCEnd",
-        [Key(KernelGroups.Process, 10)] = "PerfCtr", [Key(KernelGroups.Process, 11)] = "PerfCtrRundown",
-        [Key(KernelGroups.Process, 32)] = "Terminate", [Key(KernelGroups.Process, 33)] = "PerfCtrRundown",
+        [Key(KernelGroups.Process, 11)] = "Terminate", // ntwmi.h; type 10, the image load, comes as Image/Load
+        [Key(KernelGroups.Process, 32)] = "PerfCtr", [Key(KernelGroups.Process, 33)] = "PerfCtrRundown",
         [Key(KernelGroups.Process, 39)] = "Defunct",
         [Key(KernelGroups.Thread, 1)] = "Start", [Key(KernelGroups.Thread, 2)] = "End",
         [Key(KernelGroups.Thread, 3)] = "DCStart", [Key(KernelGroups.Thread, 4)] = "DCEnd",

@@ -3,7 +3,8 @@ using HiddenCost.Etl.Reading;
 namespace HiddenCost.Etl.Decoding.Kernel;
 
 /// <summary>
-/// Image Load (10), Unload (2), DCStart (3), DCEnd (4): WMI_IMAGELOAD_INFORMATION.
+/// Image Load (10), Unload (2), DCStart (3), DCEnd (4): WMI_IMAGELOAD_INFORMATION. Windows logs the Load under the
+/// Process group's hook (0x030A); the reader gives it the Image group, as TDH does.
 /// v2+: ptr ImageBase; ptr ImageSize; u32 ProcessId; u32 ImageChecksum; u32 TimeDateStamp; u8 SignatureLevel;
 /// u8 SignatureType; u16 Reserved0; ptr DefaultBase; u32 Reserved1..4; UTF-16 FileName (an NT path).
 /// v0/v1: ptr ImageBase; ptr ImageSize; u32 ProcessId; UTF-16 FileName.
