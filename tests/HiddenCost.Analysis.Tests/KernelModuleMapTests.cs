@@ -16,7 +16,7 @@ public sealed class KernelModuleMapTests
         Assert.AreSame(first, map.Loaded(20, Base, 0x1000, @"\SystemRoot\System32\Drivers\TEDRDRV.SYS"), "a rundown repeats the live module");
         var other = map.Loaded(25, Base, 0x1000, @"\SystemRoot\system32\drivers\other.sys");
         Assert.AreNotSame(first, other, "another file at the same base is another module");
-        map.Unloaded(30, Base);
+        map.Unloaded(30, Base, 0x1000, "tedrdrv.sys");
         Assert.AreEqual(30L, first.UnloadNs);
         Assert.AreEqual(30L, other.UnloadNs, "an unload ends every module live at its base");
         var second = map.Loaded(40, Base, 0x1000, @"\SystemRoot\system32\drivers\tedrdrv.sys");
@@ -33,7 +33,7 @@ public sealed class KernelModuleMapTests
     {
         var map = new KernelModuleMap();
         var first = map.Loaded(10, Base, 0x1000, @"\SystemRoot\system32\drivers\tedrdrv.sys");
-        map.Unloaded(20, Base);
+        map.Unloaded(20, Base, 0x1000, "tedrdrv.sys");
         var again = map.Loaded(30, Base + 0x10_0000, 0x1000, @"\SystemRoot\System32\Drivers\TEDRDRV.SYS");
         var other = map.Loaded(30, Base, 0x1000, @"\SystemRoot\system32\drivers\other.sys");
         Assert.AreNotSame(first, again);
@@ -53,7 +53,7 @@ public sealed class KernelModuleMapTests
         var loaded = Enumerable.Range(0, 5_000).Select(i => map.Loaded(i, Base, 0x1000, $@"\SystemRoot\drivers\d{i}.sys")).ToList();
         for (int i = 0; i < loaded.Count; i++) Assert.AreSame(loaded[i], map.Loaded(10_000 + i, Base, 0x1000, $@"\SystemRoot\drivers\D{i}.SYS"));
         Assert.AreEqual(5_000, map.Modules.Count);
-        map.Unloaded(20_000, Base);
+        map.Unloaded(20_000, Base, 0x1000, "d0.sys");
         Assert.IsTrue(loaded.All(m => m.UnloadNs == 20_000));
         Assert.AreNotSame(loaded[7], map.Loaded(20_001, Base, 0x1000, @"\SystemRoot\drivers\d7.sys"), "after the unload, a new load");
     }
@@ -65,7 +65,7 @@ public sealed class KernelModuleMapTests
         for (int i = 0; i < 5_000; i++)
         {
             ulong at = Base + (ulong)(i % 100) * 0x10000;                     // 100 bases, each reloaded 50 times
-            if (i >= 100) map.Unloaded(10 * i, at);
+            if (i >= 100) map.Unloaded(10 * i, at, 0x8000, $@"\SystemRoot\system32\drivers\d{i - 100}.sys");
             var m = map.Loaded(10 * i + 1, at, 0x8000, $@"\SystemRoot\system32\drivers\d{i}.sys");
             Assert.AreSame(m, map.Find(at + 0x7FFF, 10 * i + 2), $"load {i}, looked up at once");
             if (i >= 100) Assert.AreEqual($"d{i - 100}.sys", map.Find(at + 0x10, 10 * (i - 100) + 5)!.FileName, $"the module before load {i}, at its time");
@@ -105,11 +105,30 @@ public sealed class KernelModuleMapTests
     }
 
     [TestMethod]
+    public void A_module_first_seen_at_its_unload_held_its_range_until_then_and_only_since_the_last_unload_there()
+    {
+        var map = new KernelModuleMap();
+        map.Unloaded(100, Base, 0x1000, @"\SystemRoot\system32\drivers\gone.sys");
+        var gone = map.Modules.Single();
+        Assert.AreEqual(("gone.sys", long.MinValue, 100L), (gone.FileName, gone.LoadNs, gone.UnloadNs));
+        Assert.AreSame(gone, map.Find(Base + 0x10, 50));
+        Assert.IsNull(map.Find(Base + 0x10, 100), "not after its unload");
+        var later = map.Loaded(200, Base, 0x1000, "later.sys");
+        Assert.AreSame(gone, map.Find(Base + 0x10, 50), "a later module at the base does not take the earlier frames");
+        Assert.AreSame(later, map.Find(Base + 0x10, 250));
+        map.Unloaded(300, Base, 0x1000, "later.sys");
+        Assert.AreEqual(2, map.Modules.Count, "the unload of a known module adds none");
+        map.Unloaded(400, Base, 0x1000, "third.sys");
+        var third = map.Modules[^1];
+        Assert.AreEqual(("third.sys", 300L, 400L), (third.FileName, third.LoadNs, third.UnloadNs), "loaded after the last unload there, at the latest");
+    }
+
+    [TestMethod]
     public void Unload_stamped_at_the_end_of_time_leaves_the_module_live()
     {
         var map = new KernelModuleMap();
         var first = map.Loaded(10, 0x1000, 0x1000, "a.sys");
-        map.Unloaded(long.MaxValue, 0x1000);
+        map.Unloaded(long.MaxValue, 0x1000, 0x1000, "a.sys");
         Assert.AreSame(first, map.Loaded(20, 0x1000, 0x1000, "a.sys"));
         Assert.AreEqual(1, map.Modules.Count);
     }

@@ -394,7 +394,7 @@ public sealed class SyscallHookTrackerTests
         t.ContextSwitch(0, 0, 0, VictimThread);
         t.SyscallEnter(1 * Ms, 0, NtClose);
         for (int i = 0; i < 9; i++) t.SampleStack(t.Sample((2 + i) * Ms, 0, VictimThread), [NtBase + 0x10, EdrBase + 0x40]);
-        t.KernelImageUnloaded(11 * Ms, EdrBase);
+        t.KernelImageUnloaded(11 * Ms, EdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\tedrdrv.sys");
         t.KernelImage(12 * Ms, NewEdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\TEDRDRV.SYS");
         for (int i = 0; i < 9; i++) t.SampleStack(t.Sample((13 + i) * Ms, 0, VictimThread), [NtBase + 0x10, NewEdrBase + 0x40]);
         t.SampleStack(t.Sample(22 * Ms, 0, VictimThread), [NtBase + 0x10]);
@@ -489,12 +489,33 @@ public sealed class SyscallHookTrackerTests
         var t = NewTracker();
         t.SampleInterval(0, 1 * Ms);
         t.ContextSwitch(0, 0, 0, VictimThread);
-        t.KernelImageUnloaded(1 * Ms, GpuBase);
+        t.KernelImageUnloaded(1 * Ms, GpuBase, 0x10_0000, @"\SystemRoot\System32\drivers\acmegpu.sys");
         t.SyscallEnter(2 * Ms, 0, NtClose);
         t.SampleStack(t.Sample(3 * Ms, 0, VictimThread), [GpuBase + 0x10]);
         t.SyscallExit(4 * Ms, 0);
         var (table, _) = t.Build();
         Assert.IsNull(table.Cell(0, "Culprit Module"));
+    }
+
+    [TestMethod]
+    public void A_driver_known_only_from_its_unload_is_the_culprit_of_its_frames_before_it()
+    {
+        // A circular-buffer trace lost the start rundown: the EDR driver unloaded mid-trace appears only in its Unload
+        // event, which names it. Its frames before the unload are its own, also once the stacks are matched at the end.
+        const ulong UpdatedEdrBase = 0xFFFF_F801_8000_0000; // not in the rundown
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtClose);
+        var samples = Enumerable.Range(0, 10).Select(i => t.Sample((2 + i) * Ms, 0, VictimThread)).ToList();
+        t.SyscallExit(12 * Ms, 0);
+        t.KernelImageUnloaded(20 * Ms, UpdatedEdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\tedrdrv.sys");
+        t.KernelImage(30 * Ms, UpdatedEdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\acmeusb.sys"); // another driver, later, at that base
+        foreach (var sample in samples) t.SampleStack(sample, [NtBase + 0x10, UpdatedEdrBase + 0x40]);
+        var (table, _) = t.Build();
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
+        Assert.AreEqual(10.0, table.Cell(0, "Hook CPU (ms)"));
     }
 
     [TestMethod]

@@ -20,6 +20,7 @@ public sealed class KernelModuleMap
     private readonly List<KernelModule> _recent = new();
     private readonly Dictionary<ulong, List<KernelModule>> _liveByBase = new();
     private readonly Dictionary<(ulong Base, int Name), KernelModule> _live = new();
+    private readonly Dictionary<ulong, long> _lastUnload = new();
     private readonly List<KernelModuleName> _names = new();
     private readonly Dictionary<string, KernelModuleName> _nameByFile = new(StringComparer.OrdinalIgnoreCase);
 
@@ -35,13 +36,23 @@ public sealed class KernelModuleMap
     public KernelModule Loaded(long t, ulong imageBase, ulong imageSize, string path)
     {
         var fileName = FileNameOf(path);
+        var name = NameOf(fileName);
+        return _live.TryGetValue((imageBase, name.Index), out var known) ? known : Add(t, imageBase, imageSize, fileName, name);
+    }
+
+    private KernelModuleName NameOf(string fileName)
+    {
         if (!_nameByFile.TryGetValue(fileName, out var name))
         {
             _nameByFile[fileName] = name = new KernelModuleName(_names.Count, fileName, InboxKernelModules.Contains(fileName));
             _names.Add(name);
         }
-        // Found by base and name, not by walking the modules live at the base: a hostile trace may load thousands there.
-        if (_live.TryGetValue((imageBase, name.Index), out var known)) return known;
+        return name;
+    }
+
+    // Found by base and name, not by walking the modules live at the base: a hostile trace may load thousands there.
+    private KernelModule Add(long t, ulong imageBase, ulong imageSize, string fileName, KernelModuleName name)
+    {
         var module = new KernelModule(_modules.Count, imageBase, Math.Max(1UL, imageSize), fileName, t, name);
         _modules.Add(module);
         _live[(imageBase, name.Index)] = module;
@@ -52,11 +63,24 @@ public sealed class KernelModuleMap
         return module;
     }
 
-    /// <summary>An image unload: the range may later hold another module.</summary>
-    public void Unloaded(long t, ulong imageBase)
+    /// <summary>
+    /// An image unload (its range, NT path or file name, as the event carries them): the range may later hold another
+    /// module. A module the trace never named before its unload (its load and the start rundown not recorded, as in
+    /// a circular-buffer trace) was loaded from the trace's start, or the last unload there, until then: its frames are
+    /// its own, not a later module's there.
+    /// </summary>
+    public void Unloaded(long t, ulong imageBase, ulong imageSize, string path)
     {
         // An unload stamped at the end of time leaves the module as it was: live (a later load of it is the same module).
-        if (t == long.MaxValue || !_liveByBase.Remove(imageBase, out var live)) return;
+        if (t == long.MaxValue) return;
+        if (!_liveByBase.ContainsKey(imageBase))
+        {
+            var fileName = FileNameOf(path);
+            Add(_lastUnload.TryGetValue(imageBase, out long previous) ? previous : long.MinValue, imageBase, imageSize, fileName, NameOf(fileName));
+        }
+        _lastUnload[imageBase] = t;
+        var live = _liveByBase[imageBase];
+        _liveByBase.Remove(imageBase);
         foreach (var m in live)
         {
             m.UnloadNs = t;

@@ -55,7 +55,7 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
             case KernelGroups.Image when ImageEvent.TryDecode(e, out var image):
                 if (image.ProcessId == 0)
                 {
-                    if (image.Opcode == ImageEvent.Unload) _tracker.KernelImageUnloaded(t, image.ImageBase);
+                    if (image.Opcode == ImageEvent.Unload) _tracker.KernelImageUnloaded(t, image.ImageBase, image.ImageSize, image.FileName);
                     else _tracker.KernelImage(t, image.ImageBase, image.ImageSize, image.FileName);
                 }
                 if (image.ProcessId != 0 || image.Opcode != ImageEvent.Unload) _tracker.OtherEvent(t, isActivity: !IsRundown(e.Group, e.Opcode));

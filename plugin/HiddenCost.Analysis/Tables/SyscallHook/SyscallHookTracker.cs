@@ -51,9 +51,9 @@ public sealed class SyscallHookTracker
     /// <summary>A kernel image (process 0) load or rundown. Not counted as activity for gaps (rundowns come when sampling may be off); call <see cref="OtherEvent"/> for a real load.</summary>
     public void KernelImage(long t, ulong imageBase, ulong imageSize, string path) => _modules.Loaded(t, imageBase, imageSize, path);
 
-    public void KernelImageUnloaded(long t, ulong imageBase)
+    public void KernelImageUnloaded(long t, ulong imageBase, ulong imageSize, string path)
     {
-        _modules.Unloaded(t, imageBase);
+        _modules.Unloaded(t, imageBase, imageSize, path);
         _gaps.Event(t, isActivity: true);
     }
 
