@@ -186,6 +186,40 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void A_new_query_that_reads_no_log_keeps_the_last_log_and_says_so()
+    {
+        // reader.exe queries Application (the service reads it), renders 3, then registers a new query that the
+        // service answers from memory (no .evtx read): its 7 renders keep Application, and a note says it is carried.
+        var s = ReaderScript();
+        s.Call(Reader, ReaderThread, Even6.RegisterLogQuery, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        for (int i = 0; i < 3; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread, Even6.RegisterLogQuery, QueryCpu);
+        s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu);
+        for (int i = 0; i < 7; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+        Assert.AreEqual(10L, table.Rows.Where(r => (string?)r[table.Spec.IndexOf("Log")] == "Application").Sum(r => (long)r[table.Spec.IndexOf("Renders")]!));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("7 renders belong to queries whose service calls read no .evtx file in the trace")),
+            string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void A_new_query_that_reads_its_log_names_it_without_a_carried_note()
+    {
+        var s = ReaderScript();
+        s.Call(Reader, ReaderThread, Even6.RegisterLogQuery, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Call(Reader, ReaderThread, Even6.RegisterLogQuery, QueryCpu);
+        s.Call(Reader, ReaderThread, Even6.QueryNext, QueryCpu, file: SystemKey, readBytes: Chunk);
+        for (int i = 0; i < 2; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+        long Renders(string log) => table.Rows.Where(r => (string?)r[table.Spec.IndexOf("Log")] == log).Sum(r => (long)r[table.Spec.IndexOf("Renders")]!);
+        Assert.AreEqual((1L, 2L), (Renders("Application"), Renders("System")));
+        Assert.IsFalse(table.Notes.Any(n => n.Contains("read no .evtx file")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void Service_cpu_counts_only_on_cpu_time_inside_the_server_call()
     {
         var s = ReaderScript();

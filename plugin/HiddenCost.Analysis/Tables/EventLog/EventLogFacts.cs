@@ -23,4 +23,5 @@ internal sealed record EventLogFacts(
     long WmiAmbiguousCalls,
     long LegacyEvenCalls,
     IReadOnlyList<ProcessRef> LegacyEvenClients,
-    long RendersWithGuessedLog);
+    long RendersWithGuessedLog,
+    long RendersWithCarriedLog);

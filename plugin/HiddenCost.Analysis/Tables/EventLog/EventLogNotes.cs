@@ -51,6 +51,9 @@ internal sealed class EventLogNotes(Table table)
         if (f.RendersWithGuessedLog > 0)
             table.AddNote($"{f.RendersWithGuessedLog:N0} renders take their Log from a query whose service call could have been another reader's " +
                           "(both waited on the same call at once, and the service's events do not say which it served): their Log may be the other reader's.");
+        if (f.RendersWithCarriedLog > 0)
+            table.AddNote($"{f.RendersWithCarriedLog:N0} renders belong to queries whose service calls read no .evtx file in the trace (the service had the log in " +
+                          "memory): their Log is the one their reader's query before read, which a new query need not share.");
         if (f.EarlyServiceCalls > 0)
             table.AddNote($"{f.EarlyServiceCalls:N0} service calls began on a processor before its first context switch in the trace (the kernel session's events begin later " +
                           "than the RPC events: in memory mode its buffers wrap sooner): their renders and queries are counted, but not their Service CPU, Registry Ops or " +

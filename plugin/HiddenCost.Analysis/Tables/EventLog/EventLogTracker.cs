@@ -24,8 +24,8 @@ public sealed class EventLogTracker
     private readonly Dictionary<int, Even6Call> _serving = new();
     private readonly Even6CallMatcher _matcher = new();
     private readonly RenderCostRows _rows = new();
-    private readonly Dictionary<(int Pid, int Thread), (ulong Log, bool Guessed)> _threadLog = new();
-    private readonly Dictionary<int, (ulong Log, bool Guessed)> _processLog = new();
+    private readonly Dictionary<(int Pid, int Thread), (ulong Log, LogSource Source)> _threadLog = new();
+    private readonly Dictionary<int, (ulong Log, LogSource Source)> _processLog = new();
     private readonly Dictionary<ulong, string> _evtxNames = new();
     private readonly HashSet<ulong> _otherFiles = new();
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
@@ -35,7 +35,7 @@ public sealed class EventLogTracker
     private readonly Func<int, long, ProcessRef>? _processAt;
 
     private long _rpcCallEvents, _even6Events, _foreignServerCalls, _registryEvents, _fileReads, _wmiEvents;
-    private long _clientOnly, _serverOnly, _unfinished, _legacyClientCalls, _legacyServerCalls, _rendersWithGuessedLog;
+    private long _clientOnly, _serverOnly, _unfinished, _legacyClientCalls, _legacyServerCalls, _rendersWithGuessedLog, _rendersWithCarriedLog;
 
     /// <param name="processAt">
     /// The process instance with an id at a time, when the pipeline keeps them (so rows name processes as the other
@@ -221,7 +221,7 @@ public sealed class EventLogTracker
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
             _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls, counts.WmiAmbiguousCalls,
-            _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients, _rendersWithGuessedLog));
+            _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients, _rendersWithGuessedLog, _rendersWithCarriedLog));
         return table;
     }
 
@@ -312,14 +312,21 @@ public sealed class EventLogTracker
             if (call.Kind != Even6CallKind.Render && log != 0)
             {
                 // A query whose service call might have been another reader's names its log only by a guess.
-                var named = (log, server!.GuessedPeer);
+                var named = (log, server!.GuessedPeer ? LogSource.GuessedPeer : LogSource.Read);
                 _threadLog[thread] = named;
                 _processLog[client.Process.Pid] = named;
             }
             else if (_threadLog.TryGetValue(thread, out var known) || _processLog.TryGetValue(client.Process.Pid, out known))
             {
                 log = known.Log;
-                if (known.Guessed && call.Kind == Even6CallKind.Render) _rendersWithGuessedLog++;
+                // A new query that read no log (the service had it in memory) may be on another log than the last:
+                // it and the calls after it keep the last one's, said to be carried over.
+                if (call.Opnum == Even6.RegisterLogQuery && known.Source != LogSource.Carried) _threadLog[thread] = known = (known.Log, LogSource.Carried);
+                if (call.Kind == Even6CallKind.Render)
+                {
+                    if (known.Source == LogSource.GuessedPeer) _rendersWithGuessedLog++;
+                    else if (known.Source == LogSource.Carried) _rendersWithCarriedLog++;
+                }
             }
         }
         long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
@@ -387,4 +394,15 @@ public sealed class EventLogTracker
         /// <summary>The provider host serving it (WMI-Activity event 12 of its group), or 0 while none is named.</summary>
         public int HostId { get; set; }
     }
+}
+
+/// <summary>How a reader's thread came to know the log its calls read.</summary>
+internal enum LogSource
+{
+    /// <summary>Its query's service call read the log.</summary>
+    Read,
+    /// <summary>Its query's service call read the log, but which reader that call served is the matcher's guess.</summary>
+    GuessedPeer,
+    /// <summary>A later query read no log (the service answered from memory): the log is the one before it.</summary>
+    Carried,
 }
