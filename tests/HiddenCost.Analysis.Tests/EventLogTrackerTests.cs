@@ -386,6 +386,23 @@ public sealed class EventLogTrackerTests
         Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
     }
 
+    [TestMethod]
+    public void A_query_from_another_computer_is_on_behalf_of_that_computer_not_a_local_process_with_its_id()
+    {
+        // MGMT01's query carries MGMT01's process id, which here is mgmtagent.exe's: the row names the computer.
+        var s = ReaderScript();
+        const string Operation = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'";
+        s.Tracker.WmiOperationStart(s.Now - 50_000, Operation, Manager, remoteMachine: "MGMT01");
+        s.Call(WmiHost, WmiHostThread, Even6.QueryNext, QueryCpu, file: ApplicationKey, readBytes: Chunk);
+        for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Rundown();
+        var table = s.Tracker.Build(s.Now);
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(@"\\MGMT01", Cell(table, 0, "On Behalf Of"));
+        Assert.IsNull(Cell(table, 0, "On Behalf Of PID"));
+        Assert.AreEqual(3L, Cell(table, 0, "Renders"));
+    }
+
     private const string NtLogQuery = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'";
     private const string NtLogQuery2 = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='System'";
 

@@ -131,6 +131,18 @@ public sealed class ClrRpcWmiDecoderTests
     }
 
     [TestMethod]
+    public void Wmi_operation_start_says_remote_only_when_IsLocal_is_there_and_false_synthetic()
+    {
+        var head = new PayloadBuilder().Utf16z("{ABC}").U32(1).U32(42).Utf16z(@"Start IWbemServices::ExecQuery - root\cimv2 : select * from Win32_NTLogEvent")
+            .Utf16z("MGMT01").Utf16z("mgmt01.contoso.com").Utf16z(@"CONTOSO\svc").U32(4711).I64(0).Utf16z(@"\\.\root\cimv2");
+        var remote = head.U32(0).ToArray();
+        Assert.IsTrue(WmiOperationStart.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 11, 0, remote), out var w));
+        Assert.AreEqual(("MGMT01", 4711, false), (w.ClientMachine, w.ClientProcessId, w.IsLocal));
+        Assert.IsTrue(WmiOperationStart.TryDecode(SyntheticEvent.Manifest(WmiActivityProvider.Id, 11, 0, remote[..^4]), out var cut));
+        Assert.IsTrue(cut.IsLocal, "a record cut before IsLocal is taken as local");
+    }
+
+    [TestMethod]
     public void Wmi_provider_info_decodes_the_group_and_its_provider_host_synthetic()
     {
         var payload = new PayloadBuilder().U32(7).Utf16z("Provider::CreateInstanceEnum - Win32_NTLogEvent").U32(2468)

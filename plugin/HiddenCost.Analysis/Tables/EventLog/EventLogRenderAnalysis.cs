@@ -43,7 +43,8 @@ public sealed class EventLogRenderAnalysis : ITraceAnalysis
     private void OnWmiEvent(in EtwEvent e)
     {
         if (WmiOperationStart.TryDecode(e, out var start, _strings))
-            _tracker.WmiOperationStart(e.TimeNs, start.Operation, start.ClientProcessId, start.GroupOperationId, start.OperationId);
+            _tracker.WmiOperationStart(e.TimeNs, start.Operation, start.ClientProcessId, start.GroupOperationId, start.OperationId,
+                remoteMachine: start.IsLocal ? null : start.ClientMachine.Length > 0 ? start.ClientMachine : start.ClientMachineFqdn);
         else if (WmiProviderInfo.TryDecode(e, out var info, _strings))
             _tracker.WmiProviderInfo(info.GroupOperationId, info.HostId);
         else if (WmiOperationEnd.TryDecode(e, out var end))

@@ -15,7 +15,7 @@ public static class EventLogTables
             "serving them costs the service: CPU, registry operations and .evtx reads, per client process and log.", "HiddenCost/Event Log")
         .Column("Process", ColumnType.Text, role: ColumnRole.ProcessName, description: "the client process calling the EventLog service; Unknown for service calls no client event matched")
         .Column("PID", ColumnType.Integer, role: ColumnRole.ProcessId)
-        .Column("On Behalf Of", ColumnType.Text, description: "for a WMI provider host (WmiPrvSE.exe): the process whose Win32_NTLogEvent query it serves (WMI-Activity ClientProcessId)")
+        .Column("On Behalf Of", ColumnType.Text, description: "for a WMI provider host (WmiPrvSE.exe): the process whose Win32_NTLogEvent query it serves (WMI-Activity ClientProcessId), or \\\\COMPUTER for a query from another computer")
         .Column("On Behalf Of PID", ColumnType.Integer)
         .Column("Log", ColumnType.Text, description: "the log read: the .evtx file the query calls read; a render belongs to the log of the same client thread's most recent query")
         .Column("Renders", ColumnType.Integer, ColumnUnit.Count, description: "EvtRpcMessageRender/RenderDefault calls (opnum 9, 10): one message each")

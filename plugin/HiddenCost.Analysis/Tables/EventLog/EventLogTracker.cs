@@ -14,6 +14,7 @@ public sealed class EventLogTracker
     /// <summary>RPC calls open on one thread beyond this depth mean stop events were lost; the oldest go.</summary>
     private const int MaxOpenRpcPerThread = 32;
     private const int MaxActiveWmiQueries = 256;
+    private const int MaxRemoteClients = 1024;
 
     private readonly Dictionary<int, ProcessRef> _processes = new();
     private readonly Dictionary<int, ProcessRef> _services = new();
@@ -30,6 +31,8 @@ public sealed class EventLogTracker
     private readonly HashSet<ulong> _otherFiles = new();
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
     private readonly List<WmiQuery> _wmiQueries = new();
+    private readonly Dictionary<string, ProcessRef> _remoteClients = new(StringComparer.OrdinalIgnoreCase);
+    private readonly HashSet<ProcessRef> _remoteRefs = new(ReferenceEqualityComparer.Instance);
     private readonly List<(ProcessRef Process, long Time)> _legacyClients = new();
     private readonly Action<Even6Call, Even6Call?> _finished;
     private readonly Func<int, long, ProcessRef>? _processAt;
@@ -171,12 +174,32 @@ public sealed class EventLogTracker
     /// <summary>WMI-Activity event 11: an operation starts for <paramref name="clientPid"/>; Win32_NTLogEvent queries are remembered.</summary>
     /// <param name="groupOperationId">Event 12 names the provider host serving the group.</param>
     /// <param name="operationId">Event 13 ends the operation.</param>
-    public void WmiOperationStart(long t, string operation, int clientPid, uint groupOperationId = 0, uint operationId = 0)
+    /// <param name="remoteMachine">
+    /// The client's computer when it is not this one (IsLocal false): its process id is that computer's, so the
+    /// query is on behalf of the computer, never of a process here that happens to have the id.
+    /// </param>
+    public void WmiOperationStart(long t, string operation, int clientPid, uint groupOperationId = 0, uint operationId = 0, string? remoteMachine = null)
     {
         _wmiEvents++;
         if (!WmiEventLogQuery.IsEventLogQuery(operation)) return;
         if (_wmiQueries.Count >= MaxActiveWmiQueries) _wmiQueries.RemoveAt(0);
-        _wmiQueries.Add(new WmiQuery(t, Identity(clientPid, t), WmiEventLogQuery.QueryText(operation), groupOperationId, operationId));
+        var client = remoteMachine is null ? Identity(clientPid, t) : RemoteClient(remoteMachine);
+        _wmiQueries.Add(new WmiQuery(t, client, WmiEventLogQuery.QueryText(operation), groupOperationId, operationId));
+    }
+
+    /// <summary>One stand-in per remote computer, named <c>\\NAME</c>, with no process id (distinct by its start key).</summary>
+    private ProcessRef RemoteClient(string machine)
+    {
+        var name = @"\\" + (machine.Length > 0 ? machine.TrimStart('\\') : "remote computer");
+        if (_remoteClients.TryGetValue(name, out var known)) return known;
+        if (_remoteClients.Count >= MaxRemoteClients) name = @"\\(other remote computers)";
+        if (!_remoteClients.TryGetValue(name, out known))
+        {
+            known = new ProcessRef(-1, long.MinValue + 1 + _remoteClients.Count, name);
+            _remoteClients[name] = known;
+            _remoteRefs.Add(known);
+        }
+        return known;
     }
 
     /// <summary>
@@ -358,7 +381,8 @@ public sealed class EventLogTracker
 
     /// <summary>The process instance a row shows: from the pipeline's state as the whole trace describes it, else from the facts fed.</summary>
     private ProcessRef Final(ProcessRef process, long timeNs) =>
-        _processAt is not null ? _processAt(process.Pid, timeNs)
+        _remoteRefs.Contains(process) ? process
+        : _processAt is not null ? _processAt(process.Pid, timeNs)
         : process.Name == ProcessRef.Unknown.Name && _lateNames.TryGetValue(process.Pid, out var name) ? process with { Name = name } : process;
 
     private ProcessRef Identity(int pid, long timeNs) => _processAt?.Invoke(pid, timeNs) ?? ProcessOf(pid);

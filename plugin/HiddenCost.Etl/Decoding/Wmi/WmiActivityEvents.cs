@@ -17,7 +17,7 @@ public static class WmiActivityProvider
 /// WMI-Activity operation start (11): UTF-16 CorrelationId; u32 GroupOperationId; u32 OperationId;
 /// UTF-16 Operation (e.g. <c>Start IWbemServices::ExecQuery - root\cimv2 : select …</c>); UTF-16 ClientMachine;
 /// UTF-16 ClientMachineFQDN; UTF-16 User; u32 ClientProcessId; u64 ClientProcessCreationTime (FILETIME);
-/// UTF-16 NamespaceName; bool32 IsLocal.
+/// UTF-16 NamespaceName; bool32 IsLocal (ClientProcessId is a process of ClientMachine when it is false).
 /// </summary>
 public readonly record struct WmiOperationStart(
     string CorrelationId,
@@ -53,8 +53,9 @@ public readonly record struct WmiOperationStart(
         long created = PayloadReader.I64(p, offset + 4);
         offset += 12;
         string ns = PayloadStrings.Utf16(p, ref offset, strings);
-        start = new WmiOperationStart(correlation, group, operationId, operation, machine, fqdn, user, clientPid, created, ns,
-            PayloadReader.U32(p, offset) != 0);
+        // A record cut before IsLocal says nothing of where the client runs: taken as this computer, as most are.
+        bool isLocal = offset + 4 > p.Length || PayloadReader.U32(p, offset) != 0;
+        start = new WmiOperationStart(correlation, group, operationId, operation, machine, fqdn, user, clientPid, created, ns, isLocal);
         return true;
     }
 }
