@@ -43,6 +43,23 @@ public sealed class SyscallHookStormTests
     }
 
     [TestMethod]
+    public void Overhead_per_syscall_leaves_out_the_calls_made_while_sampling_paused()
+    {
+        // The driver adds about 32 µs to every call; sampling pauses for 40 ms of the storm's 250. Dividing the hook CPU
+        // the samples saw by every call, those made in the pause included, gave 27.2 µs instead of 32.5.
+        double Overhead(AnalysisResult result) =>
+            Convert.ToDouble(result["Syscall Hook Overhead"].Cell(RowOf(result["Syscall Hook Overhead"], "OrderRouter.exe", "ntoskrnl.exe+0x5E3B20"),
+                "Hook Overhead per Syscall (µs)"));
+        var (withGap, _) = Analyze();
+        var (withoutGap, _) = Analyze(new SyscallHookStormOptions { GapStartMs = null, GapEndMs = null });
+        Assert.AreEqual(Overhead(withoutGap), Overhead(withGap), 0.03 * Overhead(withoutGap));
+        Assert.IsTrue(Overhead(withGap) is > 30 and < 35, $"{Overhead(withGap)} µs");
+        var note = withGap["Syscall Hook Overhead"].Notes.SingleOrDefault(n => n.Contains("were made during profiling gaps"));
+        Assert.IsNotNull(note, string.Join(" | ", withGap["Syscall Hook Overhead"].Notes));
+        Assert.IsFalse(withoutGap["Syscall Hook Overhead"].Notes.Any(n => n.Contains("profiling gaps")), string.Join(" | ", withoutGap["Syscall Hook Overhead"].Notes));
+    }
+
+    [TestMethod]
     public void Committed_samples_match_their_ground_truth()
     {
         foreach (var (file, truthOf) in new (string, Func<object, SyscallHookStormTruth>)[]

@@ -43,7 +43,10 @@ public sealed record SyscallHookStormOptions
 /// <param name="SamplesInSyscalls">CPU samples of the process's threads between an enter and its exit.</param>
 /// <param name="HookSamples">Those samples with a frame of the culprit module in the kernel part of the stack.</param>
 /// <param name="HookCpuMs">HookSamples × sample interval.</param>
-/// <param name="HookOverheadPerSyscallUs">HookCpuMs ÷ Syscalls, in µs.</param>
+/// <param name="HookOverheadPerSyscallUs">
+/// HookCpuMs ÷ the Syscalls entered while CPU samples were taken (not between the last sample before the profiling
+/// gap and the first after it, where no sample could see the hook), in µs.
+/// </param>
 /// <param name="Inflation">SamplesInSyscalls ÷ (SamplesInSyscalls − HookSamples).</param>
 /// <param name="FirstNs">First SysClEnter of the process for the syscall.</param>
 /// <param name="LastNs">Last SysClExit.</param>
@@ -281,6 +284,10 @@ public sealed class SyscallHookStorm
             if (sample.Frames.Any(f => f >= boundary && _culprit.Contains(f))) acc.HookSamples++;
         }
 
+        var gap = GapTruth(trace);
+        foreach (var call in _calls)
+            if (gap is not null && trace.ToTraceNs(call.Enter) > gap.StartNs && trace.ToTraceNs(call.Enter) < gap.EndNs)
+                groups[(call.Thread.Process.Pid, call.Syscall)].InGap++;
         var rows = groups.Values
             .Where(a => a.HookSamples > 0)
             .OrderBy(a => a.Process.Pid).ThenBy(a => a.Syscall, StringComparer.Ordinal)
@@ -293,12 +300,12 @@ public sealed class SyscallHookStorm
                 return new SyscallHookRowTruth(CulpritDriver, CulpritVendor, CulpritProduct, CulpritCategory,
                     a.Process.ImageName, a.Process.Pid, a.Syscall, a.Rva, $"ntoskrnl.exe+0x{a.Rva:X}",
                     a.Count, a.Count / ((lastNs - firstNs) / 1e9), totalMs, totalMs * 1000 / a.Count,
-                    a.Samples, a.HookSamples, hookMs, hookMs * 1000 / a.Count,
+                    a.Samples, a.HookSamples, hookMs, hookMs * 1000 / (a.Count - a.InGap),
                     a.Samples / (double)(a.Samples - a.HookSamples), firstNs, lastNs);
             })
             .ToArray();
 
-        return new SyscallHookStormTruth(rows, GapTruth(trace), CulpritDriver, CleanDriver, _mathWorker.ImageName, _mathWorker.Pid,
+        return new SyscallHookStormTruth(rows, gap, CulpritDriver, CleanDriver, _mathWorker.ImageName, _mathWorker.Pid,
             interval, _calls.Count, trace.Samples.Count);
     }
 
@@ -326,6 +333,7 @@ public sealed class SyscallHookStorm
         public long Last { get; private set; } = long.MinValue;
         public int Samples { get; set; }
         public int HookSamples { get; set; }
+        public int InGap { get; set; }
 
         public void Add(Call call)
         {

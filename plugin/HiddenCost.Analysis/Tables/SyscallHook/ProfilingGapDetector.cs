@@ -24,6 +24,25 @@ public sealed class ProfilingGapDetector
 
     public long Samples { get; private set; }
 
+    /// <summary>The time of the latest sample, -1 before the first: events after it and before the next share its epoch.</summary>
+    public long LastSampleNs => _lastSampleNs;
+
+    /// <summary>
+    /// Whether the span between the sample at <paramref name="sampleNs"/> and the one after it, both seen, is kept as a
+    /// possible gap (<see cref="Finish"/> decides). Candidates are added in time order.
+    /// </summary>
+    public bool IsCandidate(long sampleNs)
+    {
+        int lo = 0, hi = _candidates.Count;
+        while (lo < hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (_candidates[mid].Start < sampleNs) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo < _candidates.Count && _candidates[lo].Start == sampleNs;
+    }
+
     /// <summary>A CPU sample; <paramref name="knownIntervalNs"/> is the interval in effect when known.</summary>
     public void Sample(long t, long? knownIntervalNs)
     {

@@ -37,6 +37,11 @@ internal sealed class SyscallStats(ulong address)
     public long FirstNs = long.MaxValue, LastNs = long.MinValue;
     public SampleTally Samples;
 
+    // Calls by sampling epoch (from one CPU sample to the next): whether an epoch was a profiling gap is known only at
+    // the end, so the calls of epochs that may be are kept apart, by the sample that began the epoch.
+    public long EpochStartNs = long.MinValue, EpochCalls;
+    public List<(long EpochStartNs, long Calls)>? CallsInPossibleGaps;
+
     /// <summary>Per third-party kernel module (by <see cref="KernelModuleName.Index"/>: every load of a driver counts as one): samples with it in the kernel stack.</summary>
     public List<(int Module, SampleTally Tally)>? Modules;
 
@@ -44,6 +49,16 @@ internal sealed class SyscallStats(ulong address)
     {
         if (t < FirstNs) FirstNs = t;
         if (t > LastNs) LastNs = t;
+    }
+
+    /// <summary>Calls in the epochs that turned out to be profiling gaps (those beginning at one of <paramref name="gapStarts"/>).</summary>
+    public long CallsInGaps(HashSet<long> gapStarts)
+    {
+        long calls = 0;
+        if (CallsInPossibleGaps is { } possible)
+            foreach (var (start, n) in possible)
+                if (gapStarts.Contains(start)) calls += n;
+        return calls;
     }
 
     public void AddModuleSample(int module, long weightNs)
@@ -65,6 +80,7 @@ internal sealed class SyscallStats(ulong address)
             Seen(other.LastNs);
         }
         Samples.Add(other.Samples);
+        if (other.CallsInPossibleGaps is { } gaps) (CallsInPossibleGaps ??= new()).AddRange(gaps);
         if (other.Modules is null) return;
         foreach (var (module, tally) in other.Modules) AddModule(module, tally);
     }

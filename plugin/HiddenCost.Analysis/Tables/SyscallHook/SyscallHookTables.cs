@@ -24,7 +24,7 @@ public static class SyscallHookTables
         .Column("Samples in Syscalls", ColumnType.Integer, ColumnUnit.Count, description: "CPU samples of the process's threads taken inside this syscall")
         .Column("Hook CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue,
             "samples inside this syscall with the culprit module anywhere in the kernel stack × sample interval")
-        .Column("Hook Overhead per Syscall (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Hook CPU ÷ Syscalls", summary: ColumnSummary.Max)
+        .Column("Hook Overhead per Syscall (µs)", ColumnType.Decimal, ColumnUnit.Microseconds, description: "Hook CPU ÷ the Syscalls made while CPU samples were taken (not during profiling gaps)", summary: ColumnSummary.Max)
         .Column("Inflation (×)", ColumnType.Decimal, ColumnUnit.Ratio,
             description: "samples in the syscall ÷ (those samples − samples in the hook): the syscall's CPU with the hook relative to without it")
         .Column("First", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime, "first enter of this syscall by this process")

@@ -107,6 +107,13 @@ public sealed class SyscallHookTracker
         }
         stats.Calls++;
         stats.Seen(t);
+        long epoch = _gaps.LastSampleNs;
+        if (stats.EpochStartNs != epoch)
+        {
+            EndEpoch(stats, last: false);
+            stats.EpochStartNs = epoch;
+        }
+        stats.EpochCalls++;
         if (!open.Push(t, stats)) _unreturned++;
     }
 
@@ -192,16 +199,34 @@ public sealed class SyscallHookTracker
         long unreturned = _unreturned;
         foreach (var state in _threads.Values) unreturned += state.Open.Count;
         foreach (var cpu in _cpus) unreturned += cpu.UnknownOpen?.Count ?? 0;
-        return (BuildOverhead(unreturned), BuildGaps());
+        foreach (var thread in _endedThreads.Concat(_threads.Values).Append(_unknownThread))
+            foreach (var stats in thread.ByAddress.Values)
+                EndEpoch(stats, last: true);
+        var gaps = _gaps.Finish(_intervals);
+        var gapStarts = gaps.Select(g => g.Start).ToHashSet();
+        return (BuildOverhead(unreturned, gapStarts), BuildGaps(gaps));
     }
 
-    private Table BuildOverhead(long unreturned)
+    /// <summary>
+    /// Sets aside a routine's calls of the epoch ending now when it may have been a profiling gap: one the detector kept
+    /// as a candidate, or the trace's last (a gap may run to its end). Calls before the first sample are the trace's
+    /// start, never a gap.
+    /// </summary>
+    private void EndEpoch(SyscallStats stats, bool last)
+    {
+        if (stats.EpochCalls > 0 && stats.EpochStartNs >= 0 && (last ? stats.EpochStartNs == _gaps.LastSampleNs : _gaps.IsCandidate(stats.EpochStartNs)))
+            (stats.CallsInPossibleGaps ??= new()).Add((stats.EpochStartNs, stats.EpochCalls));
+        stats.EpochCalls = 0;
+    }
+
+    private Table BuildOverhead(long unreturned, HashSet<long> gapStarts)
     {
         var table = new Table(SyscallHookTables.Overhead);
         var rows = new List<object?[]>();
+        long callsInGaps = 0;
         foreach (var process in ProcessesOfThreads())
             foreach (var stats in process.ByAddress.Values)
-                AddRows(rows, process.Process, stats);
+                callsInGaps += AddRows(rows, process.Process, stats, gapStarts);
         int hook = table.Spec.IndexOf("Hook CPU (ms)"), calls = table.Spec.IndexOf("Syscalls");
         int name = table.Spec.IndexOf("Process"), pid = table.Spec.IndexOf("PID"), syscall = table.Spec.IndexOf("Syscall");
         int culprit = table.Spec.IndexOf("Culprit Module");
@@ -216,11 +241,12 @@ public sealed class SyscallHookTracker
             return c;
         });
         foreach (var row in rows) table.AddRow(row);
-        foreach (var note in OverheadNotes(unreturned)) table.AddNote(note);
+        foreach (var note in OverheadNotes(unreturned, callsInGaps)) table.AddNote(note);
         return table;
     }
 
-    private void AddRows(List<object?[]> rows, ProcessRef process, SyscallStats stats)
+    /// <returns>The routine's calls made during profiling gaps.</returns>
+    private long AddRows(List<object?[]> rows, ProcessRef process, SyscallStats stats, HashSet<long> gapStarts)
     {
         string syscall = SyscallName(stats.Address, stats.FirstNs);
         // The rate while the process made this syscall: over its first to last event, not the whole trace.
@@ -234,8 +260,10 @@ public sealed class SyscallHookTracker
         {
             rows.Add(new object?[] { null, null, null, null, process.Name, pid, syscall, stats.Calls, rate, totalMs, meanUs,
                 stats.Samples.Count, null, null, null, stats.FirstNs, stats.LastNs });
-            return;
+            return 0;
         }
+        // Samples see the hook only while they are taken: per syscall, Hook CPU is spread over the calls made then.
+        long inGaps = stats.CallsInGaps(gapStarts), sampledCalls = stats.Calls - inGaps;
         foreach (var (index, tally) in stats.Modules)
         {
             var module = _modules.Names[index];
@@ -246,9 +274,10 @@ public sealed class SyscallHookTracker
             {
                 module.FileName, identity?.Vendor, NullIfEmpty(identity?.Product), identity?.Category ?? SyscallHookTables.UnknownModuleCategory,
                 process.Name, pid, syscall, stats.Calls, rate, totalMs, meanUs, stats.Samples.Count,
-                hookNs / 1e6, hookNs / 1e3 / stats.Calls, inflation, stats.FirstNs, stats.LastNs,
+                hookNs / 1e6, sampledCalls > 0 ? hookNs / 1e3 / sampledCalls : null, inflation, stats.FirstNs, stats.LastNs,
             });
         }
+        return inGaps;
     }
 
     /// <summary>The routine's symbol when one resolves, else <c>module+0xRVA</c>: never a bare address.</summary>
@@ -260,7 +289,7 @@ public sealed class SyscallHookTracker
         return _modules.Describe(address, t);
     }
 
-    private IEnumerable<string> OverheadNotes(long unreturned)
+    private IEnumerable<string> OverheadNotes(long unreturned, long callsInGaps)
     {
         if (_enters == 0)
         {
@@ -279,6 +308,9 @@ public sealed class SyscallHookTracker
             yield return $"No stacks on the CPU samples: culprit modules are found in sample stacks, so none can be named. Record with `{RecordWith}` (stack walk on Profile).";
         else if (_samplesInSyscalls > _samplesWithStack)
             yield return $"{_samplesInSyscalls - _samplesWithStack:N0} of {_samplesInSyscalls:N0} samples inside syscalls had no stack: they count in Samples in Syscalls but cannot show a culprit.";
+        if (callsInGaps > 0)
+            yield return $"{callsInGaps:N0} syscalls of rows with a culprit were made during profiling gaps (see Profiling Gaps), when no CPU sample could see " +
+                         "the hook: Hook Overhead per Syscall divides Hook CPU by the syscalls made while samples were taken.";
         if (_gaps.Samples > 0 && _intervals.IsDefault)
             yield return "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.";
         if (unreturned > 0)
@@ -291,10 +323,10 @@ public sealed class SyscallHookTracker
             yield return "No kernel image loads or rundowns: syscalls cannot be named by module and culprit modules cannot be found.";
     }
 
-    private Table BuildGaps()
+    private Table BuildGaps(IReadOnlyList<ProfilingGapDetector.Gap> gaps)
     {
         var table = new Table(SyscallHookTables.Gaps);
-        foreach (var gap in _gaps.Finish(_intervals))
+        foreach (var gap in gaps)
             table.AddRow(gap.Start, gap.End, (gap.End - gap.Start) / 1e6, gap.EventsDuring, LikelyCause(gap));
         if (_gaps.Samples == 0)
             table.AddNote($"No CPU samples (PerfInfo SampledProfile): profiling gaps cannot be found. Record with `{RecordWith}`.");
