@@ -443,6 +443,23 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void Wmi_provider_host_calls_after_every_query_ended_are_credited_to_the_latest_and_said_to_be()
+    {
+        // agent.exe's query ends (event 13) after one render; a second later the provider host renders five more
+        // messages for a client whose query the trace does not show: credited to agent.exe, with a note.
+        var s = ReaderScript();
+        s.Tracker.WmiOperationStart(s.Now - 100_000, NtLogQuery, Agent, groupOperationId: 7, operationId: 8);
+        s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        s.Tracker.WmiOperationEnd(s.Now, 8);
+        s.Now += 1_000_000_000;
+        for (int i = 0; i < 5; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
+        var table = s.Tracker.Build(s.Now);
+        Assert.AreEqual(6L, RendersOnBehalfOf(table, "agent.exe"));
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("5 calls came from a WMI provider host after every Win32_NTLogEvent query it may have been serving had ended")),
+            string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void A_running_query_of_an_unnamed_host_beats_this_hosts_query_that_has_ended()
     {
         // agent.exe's query, served by this WmiPrvSE (event 12), ends (event 13) after two renders; mgmtagent.exe's

@@ -52,6 +52,9 @@ internal sealed class Even6Call(RpcSide side, ProcessRef process, int threadId, 
     /// <summary>Another Win32_NTLogEvent query the same provider host may have served was running too.</summary>
     public bool WmiAmbiguous { get; init; }
 
+    /// <summary>Every Win32_NTLogEvent query the provider host may have been serving had ended (event 13) before this call.</summary>
+    public bool WmiAfterEnd { get; init; }
+
     public bool IsOpen => StopNs == Open;
 
     public void AddRead(ulong fileKey, long bytes)

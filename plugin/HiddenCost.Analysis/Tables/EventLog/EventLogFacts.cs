@@ -21,6 +21,7 @@ internal sealed record EventLogFacts(
     long DroppedServerCalls,
     long EarlyServiceCalls,
     long WmiAmbiguousCalls,
+    long WmiAfterEndCalls,
     long LegacyEvenCalls,
     IReadOnlyList<ProcessRef> LegacyEvenClients,
     long RendersWithGuessedLog,

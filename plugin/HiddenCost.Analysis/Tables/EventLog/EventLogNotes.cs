@@ -41,6 +41,10 @@ internal sealed class EventLogNotes(Table table)
         if (f.WmiAmbiguousCalls > 0)
             table.AddNote($"{f.WmiAmbiguousCalls:N0} calls came from a WMI provider host while more than one Win32_NTLogEvent query it may have been serving was running: " +
                           "each is credited to the latest of them, so On Behalf Of and WMI Query may name another of those clients.");
+        if (f.WmiAfterEndCalls > 0)
+            table.AddNote($"{f.WmiAfterEndCalls:N0} calls came from a WMI provider host after every Win32_NTLogEvent query it may have been serving had ended " +
+                          "(WMI-Activity event 13): each is credited to the latest of them, though it may serve a query the trace does not show (one begun before " +
+                          "the trace, a subscription, or another client's).");
 
         if (f.ForeignServerCalls > 0)
             table.AddNote($"{f.ForeignServerCalls:N0} MS-EVEN6 server calls were logged by processes not identified as the EventLog service and are not counted.");

@@ -243,7 +243,7 @@ public sealed class EventLogTracker
         new EventLogNotes(table).Add(new EventLogFacts(
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
-            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls, counts.WmiAmbiguousCalls,
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls, counts.WmiAmbiguousCalls, counts.WmiAfterEndCalls,
             _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients, _rendersWithGuessedLog, _rendersWithCarriedLog));
         return table;
     }
@@ -274,10 +274,10 @@ public sealed class EventLogTracker
         var process = Identity(pid, t);
         // Whether the client is a WMI provider host is judged when the table is built (end rundown may name it
         // only then); every call remembers the Win32_NTLogEvent query it most likely serves.
-        var (served, ambiguous) = WmiQueryServedBy(pid, t);
+        var (served, ambiguous, afterEnd) = WmiQueryServedBy(pid, t);
         var call = new Even6Call(RpcSide.Client, process, threadId, opnum, protocol, t)
         {
-            OnBehalfOf = served?.Client, WmiQuery = served?.Query, WmiAmbiguous = ambiguous,
+            OnBehalfOf = served?.Client, WmiQuery = served?.Query, WmiAmbiguous = ambiguous, WmiAfterEnd = afterEnd,
         };
         _matcher.ClientStarted(call, _finished);
         return call;
@@ -288,9 +288,9 @@ public sealed class EventLogTracker
     /// provider host, among the queries started before it that this host serves by event 12 or whose host the trace
     /// does not name (never one another host serves): the latest still running (event 13 not yet come) of this host's,
     /// else of the unnamed ones; when none runs, the latest of this host's, else of the unnamed. Ambiguous when more
-    /// than one of them was running.
+    /// than one of them was running; after their end when none was.
     /// </summary>
-    private (WmiQuery? Query, bool Ambiguous) WmiQueryServedBy(int pid, long t)
+    private (WmiQuery? Query, bool Ambiguous, bool AfterEnd) WmiQueryServedBy(int pid, long t)
     {
         WmiQuery? ownRunning = null, unnamedRunning = null, ownLatest = null, unnamedLatest = null;
         int running = 0;
@@ -307,7 +307,8 @@ public sealed class EventLogTracker
             else unnamedRunning ??= q;
             if (running > 1 && ownRunning is not null) break; // the choice and the ambiguity are known
         }
-        return (ownRunning ?? unnamedRunning ?? ownLatest ?? unnamedLatest, running > 1);
+        var running1 = ownRunning ?? unnamedRunning;
+        return (running1 ?? ownLatest ?? unnamedLatest, running > 1, running1 is null && (ownLatest ?? unnamedLatest) is not null);
     }
 
     /// <summary>A finished call (client with its server, client alone, or server alone) goes into its row.</summary>
@@ -355,7 +356,7 @@ public sealed class EventLogTracker
         long first = Math.Min(call.StartNs, server?.StartNs ?? long.MaxValue);
         long last = Math.Max(call.StopNs, server?.StopNs ?? long.MinValue);
         _rows.Add(client?.Process, client?.OnBehalfOf, client?.WmiQuery, log, call, server, first, last, early: server?.BeforeKernelEvents == true,
-            wmiAmbiguous: client?.WmiAmbiguous == true);
+            wmiAmbiguous: client?.WmiAmbiguous == true, wmiAfterEnd: client?.WmiAfterEnd == true);
     }
 
     /// <summary>The file a server call read most of, leaving out files already known not to be logs.</summary>

@@ -14,12 +14,13 @@ internal sealed class RenderCostRows
 
     /// <param name="early">The server call began before the kernel session's events on its processor (<see cref="Even6Call.BeforeKernelEvents"/>).</param>
     public void Add(ProcessRef? client, ProcessRef? onBehalfOf, string? wmiQuery, ulong logKey, Even6Call call, Even6Call? server, long firstNs, long lastNs,
-        bool early = false, bool wmiAmbiguous = false)
+        bool early = false, bool wmiAmbiguous = false, bool wmiAfterEnd = false)
     {
         var key = new RowKey(client, onBehalfOf, wmiQuery, logKey, server?.Process.Pid ?? 0, early);
         if (!_rows.TryGetValue(key, out var s)) _rows[key] = s = new Sums();
         s.Calls++;
         if (wmiAmbiguous) s.WmiAmbiguousCalls++;
+        if (wmiAfterEnd) s.WmiAfterEndCalls++;
         switch (call.Kind)
         {
             case Even6CallKind.Render:
@@ -78,7 +79,11 @@ internal sealed class RenderCostRows
             bool wmiHost = client is not null && WmiEventLogQuery.IsProviderHost(client.Name);
             var onBehalfOf = wmiHost && key.OnBehalfOf is not null ? final(key.OnBehalfOf, s.First) : null;
             if (wmiHost && onBehalfOf is null) counts.WmiHostCallsWithoutQuery += s.Calls;
-            if (wmiHost && onBehalfOf is not null) counts.WmiAmbiguousCalls += s.WmiAmbiguousCalls;
+            if (wmiHost && onBehalfOf is not null)
+            {
+                counts.WmiAmbiguousCalls += s.WmiAmbiguousCalls;
+                counts.WmiAfterEndCalls += s.WmiAfterEndCalls;
+            }
             var mkey = (client, onBehalfOf, onBehalfOf is null ? null : key.WmiQuery, log ?? "Unknown");
             if (!merged.TryGetValue(mkey, out var m)) merged[mkey] = m = new Sums();
             m.Merge(s, served: !foreign && !early);
@@ -136,14 +141,14 @@ internal sealed class RenderCostRows
     /// <summary>What building the table found out about calls counted earlier.</summary>
     public struct BuildCounts
     {
-        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes, WmiHostCallsWithoutQuery, EarlyServedCalls, WmiAmbiguousCalls;
+        public long ForeignServerCalls, ForeignServerOnlyCalls, ClientOnlyCalls, UnnamedReadBytes, WmiHostCallsWithoutQuery, EarlyServedCalls, WmiAmbiguousCalls, WmiAfterEndCalls;
     }
 
     private readonly record struct RowKey(ProcessRef? Client, ProcessRef? OnBehalfOf, string? WmiQuery, ulong LogKey, int ServerPid, bool Early);
 
     private sealed class Sums
     {
-        public long Calls, Renders, ServedRenders, Queries, ServedCalls, CpuNs, RegistryOps, WmiAmbiguousCalls;
+        public long Calls, Renders, ServedRenders, Queries, ServedCalls, CpuNs, RegistryOps, WmiAmbiguousCalls, WmiAfterEndCalls;
         public long First = long.MaxValue, Last = long.MinValue;
         public readonly Dictionary<ulong, long> Reads = new();
 
