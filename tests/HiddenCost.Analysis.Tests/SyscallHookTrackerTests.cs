@@ -384,6 +384,48 @@ public sealed class SyscallHookTrackerTests
     }
 
     [TestMethod]
+    public void After_user_mode_code_a_threads_kernel_samples_are_in_no_syscall_it_left_open()
+    {
+        // GetMessage's exit pairs with NtCallbackReturn and GetMessage stays open. Once the thread is seen in user mode,
+        // its kernel-mode samples (page faults through a filter driver) are not GetMessage's work, nor hook CPU.
+        const ulong NtUserGetMessage = NtBase + 0x7_0000, NtCallbackReturn = NtBase + 0x7_1000;
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtUserGetMessage);
+        t.SyscallEnter(2 * Ms, 0, NtCallbackReturn);
+        t.SyscallExit(3 * Ms, 0);
+        t.Sample(4 * Ms, 0, VictimThread, inUserMode: true);
+        for (int i = 0; i < 10; i++) Assert.AreEqual(-1, t.Sample((5 + i) * Ms, 0, VictimThread), "a page fault in user code is in no syscall");
+        t.SyscallEnter(20 * Ms, 0, NtClose);
+        int inClose = t.Sample(21 * Ms, 0, VictimThread);
+        Assert.AreNotEqual(-1, inClose, "a syscall entered after it is at work");
+        t.SampleStack(inClose, [NtBase + 0x10, EdrBase + 0x40]);
+        t.SyscallExit(22 * Ms, 0);
+        var (table, _) = t.Build();
+        Assert.AreEqual(1L, table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
+        Assert.AreEqual(1.0, table.Rows.Sum(r => (double?)r[table.Spec.IndexOf("Hook CPU (ms)")] ?? 0));
+    }
+
+    [TestMethod]
+    public void A_syscall_stays_at_work_across_a_nested_call_that_returns_to_it_in_kernel_mode()
+    {
+        // Kernel code calling a system service nests a syscall; its exit returns to the outer call's kernel code, so
+        // the outer call's later kernel samples are still its own (no user-mode sample came between).
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtDelayExecution);
+        t.SyscallEnter(2 * Ms, 0, NtClose);
+        t.SyscallExit(3 * Ms, 0);
+        for (int i = 0; i < 5; i++) Assert.AreNotEqual(-1, t.Sample((4 + i) * Ms, 0, VictimThread));
+        t.SyscallExit(10 * Ms, 0);
+        var (table, _) = t.Build();
+        Assert.AreEqual(5L, table.Rows.Where(r => ((string)r[table.Spec.IndexOf("Syscall")]!).EndsWith("+0x42A10", StringComparison.Ordinal))
+            .Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
+    }
+
+    [TestMethod]
     public void A_driver_unloaded_and_loaded_again_is_one_culprit_row()
     {
         // An EDR driver updated mid-trace: unloaded, then loaded at another base. Its samples from both loads are one

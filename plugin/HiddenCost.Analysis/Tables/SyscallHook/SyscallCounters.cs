@@ -142,6 +142,10 @@ internal sealed class OpenSyscalls
 
     private readonly (long EnterNs, SyscallStats Stats)[] _items = new (long, SyscallStats)[MaxDepth];
     private int _count;
+    // The outermost this many are suspended: the thread ran user-mode code while they were open (a callback into user
+    // mode, or a syscall whose exit was never logged, as after NtCallbackReturn), so they are not at work until one of
+    // them is current again through a new enter (NtCallbackReturn's) or popped.
+    private int _suspended;
 
     public int Count => _count;
 
@@ -153,6 +157,7 @@ internal sealed class OpenSyscalls
         {
             Array.Copy(_items, 1, _items, 0, MaxDepth - 1);
             _count--;
+            if (_suspended > 0) _suspended--;
         }
         _items[_count++] = (enterNs, stats);
         return room;
@@ -168,10 +173,15 @@ internal sealed class OpenSyscalls
         }
         (enterNs, stats) = _items[--_count];
         _items[_count] = default;
+        if (_suspended > _count) _suspended = _count;
         return true;
     }
 
-    public SyscallStats? Innermost => _count > 0 ? _items[_count - 1].Stats : null;
+    /// <summary>The innermost open syscall, unless the thread has run user-mode code since it was entered.</summary>
+    public SyscallStats? Innermost => _count > _suspended ? _items[_count - 1].Stats : null;
+
+    /// <summary>The thread was seen running user-mode code: none of the syscalls open now is at work.</summary>
+    public void InUserMode() => _suspended = _count;
 
     /// <summary>Moves every open syscall, outermost first, onto <paramref name="target"/>; returns how many were given up.</summary>
     public int MoveTo(OpenSyscalls target)
@@ -187,5 +197,6 @@ internal sealed class OpenSyscalls
     {
         Array.Clear(_items, 0, _count);
         _count = 0;
+        _suspended = 0;
     }
 }

@@ -150,12 +150,18 @@ public sealed class SyscallHookTracker
     /// interrupt are not the syscall's work and never count inside one; nor are samples of user-mode code
     /// (<paramref name="inUserMode"/>): a syscall that calls back into user mode (a window procedure run from
     /// GetMessage) is not at work meanwhile, and one whose exit was never logged must not take the thread's
-    /// later user-mode samples.
+    /// later user-mode samples. Once a user-mode sample shows the thread out of its open syscalls, its kernel-mode
+    /// samples (page faults, APCs) count in none of them either, until it enters another.
     /// </summary>
     public int Sample(long t, int cpu, int threadId, bool inInterrupt = false, bool inUserMode = false)
     {
         long weight = _intervals.Current ?? 0;
         _gaps.Sample(t, _intervals.Current);
+        if (inUserMode && !inInterrupt)
+        {
+            if (_threads.TryGetValue(threadId, out var inUser)) inUser.Open.InUserMode();
+            else if ((uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState) _cpus[cpu].UnknownOpen?.InUserMode();
+        }
         if (inInterrupt || inUserMode) return -1;
         SyscallStats? stats = null;
         if (_threads.TryGetValue(threadId, out var thread)) stats = thread.Open.Innermost;
