@@ -50,9 +50,11 @@ public static class TraceAnalyzer
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = damage is null ? undecodable : undecodable is null ? damage : $"{damage} {undecodable}";
+            var lostData = LostDataNote(reader.Header, reader.Health);
             foreach (var table in tables)
             {
                 if (warning is not null) table.AddNote(warning);
+                if (lostData is not null && table.Spec != Tables.TraceInfo.TraceInfoAnalysis.Spec) table.AddNote(lostData); // Trace Info has its own
                 if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost) table.AddNote(lost);
             }
             progress?.Report(1.0);
@@ -80,6 +82,18 @@ public static class TraceAnalyzer
         if (health.Truncated) extent.Add("the file ends early");
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";
+    }
+
+    /// <summary>
+    /// Said on every table of a trace that ETW could not record in full: its figures are lower bounds, and events
+    /// paired across a loss may pair wrongly, which no table could tell from the events themselves.
+    /// </summary>
+    private static string? LostDataNote(Etl.Header.TraceHeader header, Etl.Reading.TraceHealth health)
+    {
+        if (header.EventsLost == 0 && header.BuffersLost == 0 && health.BuffersWithEventsLost == 0) return null;
+        return $"ETW lost {header.EventsLost:N0} events and {header.BuffersLost:N0} buffers while this trace was recorded ({health.BuffersWithEventsLost:N0} " +
+               "buffers flagged): figures here are lower bounds, and what is paired across a loss (a call's start and stop, a syscall's enter and exit, " +
+               "the thread a processor runs) may be paired wrongly. Record with larger or more buffers (MultiProfile.wprp sets them) or in file mode.";
     }
 
     private static AnalysisResult Failed(string path, string error)

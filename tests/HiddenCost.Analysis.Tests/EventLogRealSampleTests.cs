@@ -23,8 +23,11 @@ public sealed class EventLogRealSampleTests
         Assert.IsNull(result.Error);
         var table = result[Table];
         Assert.AreEqual(0, table.Rows.Count);
-        Assert.AreEqual(1, table.Notes.Count, string.Join(" | ", table.Notes));
-        StringAssert.Contains(table.Notes[0], "wpr -start MultiProfile.wprp!EventLog");
+        // AMSITrace lost 3 events while recording: every table says so too.
+        var notes = table.Notes.Where(n => !n.StartsWith("ETW lost 3 events", StringComparison.Ordinal)).ToList();
+        Assert.AreEqual(sample == "etl-parser/AMSITrace.etl" ? 2 : 1, table.Notes.Count, string.Join(" | ", table.Notes));
+        Assert.AreEqual(1, notes.Count, string.Join(" | ", table.Notes));
+        StringAssert.Contains(notes[0], "wpr -start MultiProfile.wprp!EventLog");
     }
 
     [TestMethod]

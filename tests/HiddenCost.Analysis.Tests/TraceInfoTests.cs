@@ -70,6 +70,18 @@ public sealed class TraceInfoTests
     }
 
     [TestMethod]
+    public void AMSI_trace_says_on_every_other_table_that_events_were_lost()
+    {
+        var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/AMSITrace.etl"));
+        foreach (var table in result.Tables.Where(t => t.Spec.Name != "Trace Info"))
+            Assert.AreEqual(1, table.Notes.Count(n => n.StartsWith("ETW lost 3 events and 0 buffers while this trace was recorded")),
+                $"{table.Spec.Name}: {string.Join(" | ", table.Notes)}");
+        Assert.IsFalse(result["Trace Info"].Notes.Any(n => n.StartsWith("ETW lost 3 events and 0 buffers while this trace")), "Trace Info says it its own way");
+        var clean = TraceAnalyzer.Analyze(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
+        Assert.IsFalse(clean.Tables.Any(t => t.Notes.Any(n => n.StartsWith("ETW lost"))));
+    }
+
+    [TestMethod]
     public void Empty_file_gives_a_clear_error_and_every_table_empty()
     {
         var path = SharedFolder.EtlSample("etwanalyzer/EmptyETL.etl");
