@@ -57,6 +57,9 @@ internal sealed class Even6Call(RpcSide side, ProcessRef process, int threadId, 
 
     public bool IsOpen => StopNs == Open;
 
+    /// <summary>Server side: counted as its client's though it logged no stop within the skew after the client returned.</summary>
+    public bool StoppedLate { get; set; }
+
     public void AddRead(ulong fileKey, long bytes)
     {
         Reads ??= new Dictionary<ulong, long>(1);

@@ -36,6 +36,9 @@ internal sealed class Even6CallMatcher
     /// <summary>Server calls dropped because too many waited unmatched (their stop events were lost).</summary>
     public long DroppedServers { get; private set; }
 
+    /// <summary>Server calls counted as their client's without a stop in time (lost, or late on a busy machine).</summary>
+    public long StoppedLate { get; private set; }
+
     public void ClientStarted(Even6Call client, Action<Even6Call, Even6Call?> finished)
     {
         Expire(client.StartNs, finished);
@@ -71,6 +74,14 @@ internal sealed class Even6CallMatcher
             // Its client is back already: the stop came just after the reply, or this was not its server after all.
             if (server.StopNs - peer.StopNs <= StopSkewNs)
             {
+                finished(peer, server);
+                return;
+            }
+            if (!AnotherWaitingCouldMake(server))
+            {
+                // Late, but no other reader could have made this call: the service thread was slow to log its stop.
+                server.StoppedLate = true;
+                StoppedLate++;
                 finished(peer, server);
                 return;
             }
@@ -131,8 +142,11 @@ internal sealed class Even6CallMatcher
     }
 
     /// <summary>
-    /// Clients back for longer than the skew whose server call has not stopped: it outlives them, so it cannot be
-    /// theirs; each is finished alone, and its server call waits for another client.
+    /// Clients back for longer than the skew whose server call has not stopped. When another waiting client could
+    /// have made that call, the call outlives this one, so it is the other's: this client is finished alone and the
+    /// call waits. When none could, the call is this client's whose stop was lost (or comes late, the service thread
+    /// preempted on a busy machine): the two are finished together with the call's cost so far, and the call is
+    /// marked <see cref="Even6Call.StoppedLate"/>.
     /// </summary>
     private void Expire(long now, Action<Even6Call, Even6Call?> finished)
     {
@@ -143,6 +157,13 @@ internal sealed class Even6CallMatcher
             if (now - client.StopNs <= StopSkewNs) continue;
             _returned.RemoveAt(i--);
             var server = client.Peer!;
+            if (!AnotherWaitingCouldMake(server))
+            {
+                server.StoppedLate = true;
+                StoppedLate++;
+                finished(client, server);
+                continue;
+            }
             Unlink(client, server);
             AddUnmatched(server);
             finished(client, null);
@@ -201,6 +222,13 @@ internal sealed class Even6CallMatcher
     }
 
     private Even6Call? EarliestWaiting(Even6Call server) => EarliestWaiting(server, out _);
+
+    private bool AnotherWaitingCouldMake(Even6Call server)
+    {
+        foreach (var c in _openClients)
+            if (c.Peer is null && c.CanBeServedBy(server)) return true;
+        return false;
+    }
 
     /// <param name="another">Whether a second waiting client could have been served by it too.</param>
     private Even6Call? EarliestWaiting(Even6Call server, out bool another)

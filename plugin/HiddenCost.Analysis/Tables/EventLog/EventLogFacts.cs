@@ -19,6 +19,7 @@ internal sealed record EventLogFacts(
     long UnnamedReadBytes,
     long DroppedClientCalls,
     long DroppedServerCalls,
+    long LateServerStops,
     long EarlyServiceCalls,
     long WmiAmbiguousCalls,
     long WmiAfterEndCalls,

@@ -70,5 +70,9 @@ internal sealed class EventLogNotes(Table table)
             table.AddNote($"{f.DroppedClientCalls:N0} client calls never returned (lost RPC stop events) and were dropped.");
         if (f.DroppedServerCalls > 0)
             table.AddNote($"{f.DroppedServerCalls:N0} service calls never stopped and found no client (lost RPC stop events) and were dropped.");
+        if (f.LateServerStops > 0)
+            table.AddNote($"{f.LateServerStops:N0} service calls logged no stop within 0.1 ms after their client returned, and no other reader waited for such a " +
+                          "call: each is counted as that client's. Its stop came late (the service thread preempted on a busy machine) or was lost; then its cost ends " +
+                          "soon after the client returned.");
     }
 }

@@ -243,7 +243,7 @@ public sealed class EventLogTracker
         new EventLogNotes(table).Add(new EventLogFacts(
             _everServices.Select(p => Final(p, traceEndNs)).ToArray(), _rpcCallEvents, _even6Events, _foreignServerCalls + counts.ForeignServerCalls, _running.Switches, _registryEvents,
             _fileReads, _wmiEvents, counts.WmiHostCallsWithoutQuery, _clientOnly + counts.ClientOnlyCalls, _serverOnly - counts.ForeignServerOnlyCalls,
-            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, counts.EarlyServedCalls, counts.WmiAmbiguousCalls, counts.WmiAfterEndCalls,
+            _unfinished, counts.UnnamedReadBytes, _matcher.DroppedClients, _matcher.DroppedServers, _matcher.StoppedLate, counts.EarlyServedCalls, counts.WmiAmbiguousCalls, counts.WmiAfterEndCalls,
             _legacyClientCalls > 0 ? _legacyClientCalls : _legacyServerCalls, legacyClients, _rendersWithGuessedLog, _rendersWithCarriedLog));
         return table;
     }
@@ -324,6 +324,8 @@ public sealed class EventLogTracker
             _clientOnly++;
         }
         if (call.Unfinished || server is { Unfinished: true }) _unfinished++;
+        // Counted now, its stop not yet logged: the thread's later work is no longer this call's.
+        if (server is { StoppedLate: true } && _serving.TryGetValue(server.ThreadId, out var serving) && serving == server) _serving.Remove(server.ThreadId);
 
         var client = call.Side == RpcSide.Client ? call : null;
         ulong log = server is null ? 0 : LogRead(server);
