@@ -1,6 +1,8 @@
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using System.Text;
+using HiddenCost.Synthetic.Etl;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
 
@@ -24,6 +26,29 @@ public sealed class DirectoryNotifyScenarioTests
         ["default, 64-bit, compressed", new NotifyBufferStormOptions(), new TraceBuilderSettings { Compress = true }],
         ["fewer batches, 1 MiB buffer, 32-bit", new NotifyBufferStormOptions { Batches = 150, LargeBufferBytes = 1024 * 1024, BurstBatches = [40] }, new TraceBuilderSettings { PointerSize = 4 }],
     ];
+
+    [TestMethod]
+    public void A_directory_named_only_as_its_file_object_goes_keeps_that_name_when_the_key_is_reused()
+    {
+        // Memory mode: the watched directory's FileCreate is gone; the kernel names its key by FileDelete when the
+        // directory is closed, and the end rundown names the reused key as another file. The watch is of Inbox.
+        var scenario = NotifyBufferStorm.Generate(new NotifyBufferStormOptions(), new TraceBuilderSettings());
+        var key = scenario.Truth.DirectoryFileKey;
+        bool NamesKey(KernelRecord k) => k.Group == 0x04 && k.Type == 36 && BitConverter.ToUInt64(k.Payload, 0) == key;
+        var rundown = scenario.Trace.Records.OfType<KernelRecord>().Single(NamesKey);
+        var reused = Encoding.Unicode.GetBytes(@"\Device\HarddiskVolume3\Temp\x.tmp" + "\0");
+        var records = scenario.Trace.Records.SelectMany<TraceRecord, TraceRecord>(r => r is KernelRecord k && NamesKey(k)
+            ? [new KernelRecord { Cpu = k.Cpu, Timestamp = k.Timestamp, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind, Group = k.Group, Type = 35, Version = k.Version, Payload = k.Payload },
+               new KernelRecord { Cpu = k.Cpu, Timestamp = k.Timestamp + 1, PointerSize = k.PointerSize, HeaderKind = k.HeaderKind, Group = k.Group, Type = 36, Version = k.Version,
+                   Payload = [.. k.Payload.AsSpan(0, 8), .. reused] }]
+            : [r]).ToList();
+        Assert.AreEqual(scenario.Trace.Records.Count + 1, records.Count);
+        var result = SyntheticTraces.Analyze(scenario.Trace.Settings, records, "notify-filedelete");
+        var buffers = result["Directory Notify Buffers"];
+        Assert.AreEqual(scenario.Truth.Watchers.Count, buffers.Rows.Count);
+        for (int row = 0; row < buffers.Rows.Count; row++) Assert.AreEqual(scenario.Truth.Directory, buffers.Cell(row, "Directory"));
+        Assert.AreEqual(scenario.Truth.Victims.Count, result["Directory Notify Victims"].Rows.Count);
+    }
 
     [TestMethod]
     [DynamicData(nameof(Variants))]

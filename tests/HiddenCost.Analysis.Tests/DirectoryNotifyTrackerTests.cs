@@ -258,6 +258,24 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void A_create_reusing_the_irp_of_a_notify_whose_completion_was_lost_is_a_create()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 0x100, DirObject, DirKey, Watcher, TwoMiB);   // its completion is never logged
+        t.Arm(11, 0x200, DirObject + 8, DirKey, Reader, TwoMiB);
+        t.Create(20, 0x100, 0x70, Builder, $@"{Dir}\a", 2);      // the IRP, free again, carries a create
+        t.OperationEnd(21, 0x100, 2, 0);                          // FILE_CREATED
+        t.Arm(30, 0x900, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(31, 0x900, 0x71, Builder, $@"{Dir}\b", 2);      // and the other way round: a notify's IRP reused by a create
+        t.OperationEnd(32, 0x900, 2, 0);
+        var (buffers, victims) = t.Build();
+        var row = buffers.Rows.Single(r => (string?)r[buffers.Spec.IndexOf("Process")] == "watcher.exe");
+        Assert.AreEqual(0L, row[buffers.Spec.IndexOf("Completions")], "a create's completion is no notify completion");
+        Assert.AreEqual(2L, Cell(victims, 0, "Creates"));
+    }
+
+    [TestMethod]
     public void A_create_sent_on_by_reparse_is_not_a_create()
     {
         var t = new DirectoryNotifyTracker();

@@ -49,7 +49,9 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
         long t = e.TimeNs;
         switch (e.Opcode)
         {
-            case FileIoTypes.Name or FileIoTypes.FileCreate or FileIoTypes.FileRundown:
+            // FileDelete names a key as its file object goes: in memory mode, the only name of a watched directory
+            // closed during the trace (a later rundown names whatever file reuses the key).
+            case FileIoTypes.Name or FileIoTypes.FileCreate or FileIoTypes.FileDelete or FileIoTypes.FileRundown:
                 if (FileIoName.TryDecode(e, out var name, _session.Strings))
                 {
                     _names++;

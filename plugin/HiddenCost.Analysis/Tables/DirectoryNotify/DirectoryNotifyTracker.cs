@@ -98,6 +98,8 @@ public sealed class DirectoryNotifyTracker
             directory.Watchers = null;
         }
         handle.Arms++;
+        // An IRP is reused once its request completes: one still pending here had its completion lost.
+        _pendingCreates.Remove(irp);
         _pendingNotify[irp] = handle;
     }
 
@@ -152,6 +154,7 @@ public sealed class DirectoryNotifyTracker
     {
         _latestNs = Math.Max(_latestNs, t);
         // 0 Supersede, 2 Create, 3 OpenIf, 4 Overwrite, 5 OverwriteIf can change the directory; 1 Open never does.
+        if (irp != 0) _pendingNotify.Remove(irp); // the IRP is reused: a notify still pending on it lost its completion
         if (disposition is not (0 or 2 or 3 or 4 or 5)) return;
         if (irp != 0) _pendingCreates[irp] = new PendingCreate(t, process, path);
         else if (disposition != 3) Record(t, FileChangeKind.Create, process, path, 0);
