@@ -12,7 +12,7 @@ namespace HiddenCost.Analysis.Tests;
 [TestClass]
 public sealed class SpinWaitEpisodeTests
 {
-    private static Table Analyze(bool preemptedBeforeBlocking)
+    private static Table Analyze(bool preemptedBeforeBlocking, bool blockOnQueue = false)
     {
         var b = new TraceBuilder(new TraceBuilderSettings { Cpus = 2, LogFileName = "episodes.etl" });
         var process = b.AddProcess("Shop.exe", "Shop.exe");
@@ -60,8 +60,10 @@ public sealed class SpinWaitEpisodeTests
                 b.Run(0, worker, t, t + b.Ticks(50), spin);
                 t += b.Ticks(50);
             }
-            b.Run(0, worker, t, t + 4, block, SwitchOut.UserWait);
+            if (blockOnQueue) b.Run(0, worker, t, t + 4, work, SwitchOut.Wait(WaitReason.WrQueue)); // got the lock; waits for work
+            else b.Run(0, worker, t, t + 4, block, SwitchOut.UserWait);
             t += 4 + b.Ticks(2000);
+            if (blockOnQueue) continue; // the next work item spins again at once: only the wait parts the two spins
             b.Run(0, worker, t, t + b.Ticks(3000), work);
             t += b.Ticks(3000);
         }
@@ -81,5 +83,18 @@ public sealed class SpinWaitEpisodeTests
             Assert.AreEqual(63.0, (double)table.Cell(0, "Wasted Spin CPU (ms)")!, 1e-9, $"preempted: {preempted}");
             Assert.AreEqual(0.0, (double)table.Cell(0, "Successful Spin CPU (ms)")!, 1e-9, $"preempted: {preempted}");
         }
+    }
+
+    [TestMethod]
+    public void Spin_that_ends_in_a_wait_no_lock_blocks_in_paid_off_synthetic()
+    {
+        // The same 20 spins, each followed by a wait for work on a queue (WrQueue) instead of a lock wait and then by
+        // the next spin, with no sample of other code between: wasted only in the run that ended in the ContentionStart
+        // (2 samples at this phase).
+        var table = Analyze(preemptedBeforeBlocking: false, blockOnQueue: true);
+        Assert.AreEqual(1, table.Rows.Count);
+        Assert.AreEqual(2.0, (double)table.Cell(0, "Wasted Spin CPU (ms)")!, 1e-9);
+        Assert.AreEqual((double)table.Cell(0, "Spin CPU (ms)")! - 2.0, (double)table.Cell(0, "Successful Spin CPU (ms)")!, 1e-9);
+        Assert.IsTrue((double)table.Cell(0, "Longest Spin (ms)")! <= 4.0, "each wait ends a run: the 3 ms spins do not merge");
     }
 }

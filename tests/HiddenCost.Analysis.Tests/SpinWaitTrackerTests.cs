@@ -445,6 +445,30 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void A_spin_ended_by_a_wait_no_lock_blocks_in_paid_off_and_a_sleep_does_not_end_it()
+    {
+        // A pool thread spins (10, 11 ms), gets the lock, runs its short section unsampled and waits for work
+        // (WrQueue): that spin paid off. Later it spins again, sleeps a millisecond inside the spin loop, spins on
+        // and contends: those three samples are one wasted run.
+        const byte WrQueue = 15;
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        Samples(t, 101, 10, 2, Spin(Reserve));
+        t.ContextSwitch(12 * Ms, Shop, 101, WrQueue, KernelWait.StateWaiting);
+        Samples(t, 101, 600, 2, Spin(Reserve));
+        t.ContextSwitch(602 * Ms, Shop, 101, KernelWait.DelayExecution, KernelWait.StateWaiting);
+        Samples(t, 101, 603, 1, Spin(Reserve));
+        t.ContentionStart(603 * Ms + Ms / 2, Shop, 101, lockId: 0xA);
+        t.ContentionStop(610 * Ms, Shop, 101, 6.5e6);
+        t.Sample(611 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(1_000 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(2.0, (double)Cell(locks, 0, "Successful Spin CPU (ms)")!, 1e-12);
+        Assert.AreEqual(3.0, (double)Cell(locks, 0, "Wasted Spin CPU (ms)")!, 1e-12);
+        Assert.AreEqual(3.0, (double)Cell(locks, 0, "Longest Spin (ms)")!, 1e-12);
+    }
+
+    [TestMethod]
     public void Spin_that_blocks_in_a_lock_wait_without_an_event_is_wasted()
     {
         var t = new SpinWaitTracker();

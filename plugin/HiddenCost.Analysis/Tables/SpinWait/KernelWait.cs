@@ -27,4 +27,11 @@ public static class KernelWait
     /// </summary>
     public static bool IsLockWait(byte reason, byte state) =>
         state == StateWaiting && reason is Executive or UserRequest or WrUserRequest or WrKeyedEvent or WrAlertByThreadId;
+
+    /// <summary>
+    /// A wait that ends a spin: the thread blocked on something no lock waits in (a queue, I/O, an LPC reply). Sleeps
+    /// are part of spin loops (.NET's SpinWait sleeps a millisecond every so often), so they are not.
+    /// </summary>
+    public static bool IsOtherWait(byte reason, byte state) =>
+        state == StateWaiting && !IsLockWait(reason, state) && !IsDelay(reason) && !IsYield(reason);
 }

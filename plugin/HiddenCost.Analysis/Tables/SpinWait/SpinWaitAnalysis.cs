@@ -110,9 +110,9 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             if (yield) c.AddYield(t);
             else c.Delays++;
         }
-        // A lock wait may end a spin run (replayed in order), so one is logged when the thread was sampled since its
-        // last one: since its last switch-in would miss a spin that was preempted or yielded before it blocked.
-        else if (KernelWait.IsLockWait(reason, state) && _sampledSinceLockWait.Remove(old))
+        // A wait may end a spin run (replayed in order), so one is logged when the thread was sampled since its last
+        // one: since its last switch-in would miss a spin that was preempted or yielded before it blocked.
+        else if ((KernelWait.IsLockWait(reason, state) || KernelWait.IsOtherWait(reason, state)) && _sampledSinceLockWait.Remove(old))
             _log.AddSwitchOut(t, old, ProcessIndex(_session.ProcessOfThread(old, t)), reason, state);
     }
 

@@ -130,11 +130,20 @@ public sealed class SpinWaitTracker
     {
         if (oldThreadId <= 0) return;
         // Yields and delays only count per process, so they may be fed as they come while samples wait for
-        // their stacks; only a lock wait touches the thread's spin run.
+        // their stacks; only a wait that blocks touches the thread's spin run.
         if (KernelWait.IsYield(waitReason)) Process(oldProcess).Yield(t, oldThreadId);
         else if (KernelWait.IsSleepZero(waitReason, oldState)) Process(oldProcess).Delay(oldThreadId);
-        else if (KernelWait.IsLockWait(waitReason, oldState) && _threads.TryGetValue(oldThreadId, out var th)
-                 && th.Process == oldProcess && th.Running)
+        else if (!_threads.TryGetValue(oldThreadId, out var th) || th.Process != oldProcess || !th.Running) return;
+        else if (KernelWait.IsOtherWait(waitReason, oldState))
+        {
+            // Blocked on something no lock waits in (a queue, I/O): the spin stopped without blocking on its lock, so it
+            // got it. (A wait a lock blocks in after a spin stays wasted: besides Monitor, which logs ContentionStart
+            // first, SpinWait-based waits such as ManualResetEventSlim's block there when their spin did not pay off.)
+            if (th.Open.Count > 0) return;
+            th.LastSeenNs = t;
+            EndRun(th);
+        }
+        else if (KernelWait.IsLockWait(waitReason, oldState))
         {
             // Spun, then blocked anyway without a contention event (a critical section, an SRW lock, or CoreCLR
             // waiting again after a wake-up): wasted spin.
