@@ -19,6 +19,29 @@ public sealed class SpinClassifierTests
     }
 
     [TestMethod]
+    public void A_locks_blocking_wait_through_a_wait_handle_is_neither_spin_nor_own_code()
+    {
+        // System.Threading.Lock (.NET 9+) blocks through its wait event: entering or leaving that wait is not the
+        // thread's own code (which would end its contention) nor spin.
+        var inLock = Classify(StackFrame.Native("ntdll.dll"), StackFrame.Native("coreclr.dll"), StackFrame.Managed("System.Threading.WaitHandle.WaitOneNoCheck"),
+            StackFrame.Managed("System.Threading.WaitHandle.WaitOne"), StackFrame.Managed("System.Threading.Lock.TryEnterSlow"),
+            StackFrame.Managed("System.Threading.Lock.Enter"), Caller);
+        Assert.AreEqual(SampleClass.Unknown, inLock);
+        var managedLeaf = Classify(StackFrame.Managed("System.Threading.WaitHandle.WaitOneNoCheck"), StackFrame.Managed("System.Threading.Lock.TryEnterSlow"), Caller);
+        Assert.AreEqual(SampleClass.Unknown, managedLeaf);
+    }
+
+    [TestMethod]
+    public void A_wait_handle_wait_of_the_threads_own_is_classified_as_before()
+    {
+        // Not under a lock: the wait handle is the caller of the runtime code, as it was.
+        var c = Classify(StackFrame.Native("coreclr.dll"), StackFrame.Managed("System.Threading.WaitHandle.WaitOneNoCheck"),
+            StackFrame.Managed("System.Threading.WaitHandle.WaitOne"), Caller);
+        Assert.AreEqual(new SampleClass(SpinEvidence.PossibleSpin, "System.Threading.WaitHandle.WaitOneNoCheck"), c with { RuntimePath = 0 });
+        Assert.AreEqual(SampleClass.NotSpin, Classify(StackFrame.Managed("System.Threading.WaitHandle.WaitOneNoCheck"), Caller));
+    }
+
+    [TestMethod]
     public void Unnamed_runtime_code_called_directly_from_managed_code_is_possible_spin()
     {
         var c = Classify(StackFrame.Native("coreclr.dll"), StackFrame.Native("coreclr.dll"), Caller);

@@ -469,6 +469,22 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void A_sample_in_a_locks_blocking_wait_does_not_end_its_contention()
+    {
+        var waitPath = SpinClassifier.Classify(new[] { StackFrame.Managed("System.Threading.WaitHandle.WaitOneNoCheck"),
+            StackFrame.Managed("System.Threading.Lock.TryEnterSlow"), StackFrame.Managed("System.Threading.Lock.Enter"), StackFrame.Managed(Reserve) }, hasStack: true);
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        t.ContentionStart(10 * Ms, Shop, 101, lockId: 0xA);
+        t.Sample(15 * Ms, Shop, 101, waitPath);
+        t.ContentionStop(20 * Ms, Shop, 101, 10e6);
+        t.Sample(21 * Ms, Shop, 101, Own);
+        var (locks, _) = t.Build(100 * Ms);
+        Assert.AreEqual(10.0, (double)Cell(locks, 0, "Wait (ms)")!, 1e-9);
+        Assert.IsFalse(locks.Notes.Any(n => n.Contains("had no ContentionStop") || n.Contains("had no ContentionStart")), string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
     public void Spin_that_blocks_in_a_lock_wait_without_an_event_is_wasted()
     {
         var t = new SpinWaitTracker();

@@ -25,6 +25,7 @@ public static class SpinClassifier
             return new SampleClass(SpinEvidence.OpenMp, null, first.Module);
 
         bool named = false, runtime = false, leaf = true;
+        int firstWait = -1;
         var path = new RuntimePathHash();
         for (; i < frames.Length; i++)
         {
@@ -32,12 +33,22 @@ public static class SpinClassifier
             if (f.Origin == FrameOrigin.Kernel) continue;
             if (f.Origin == FrameOrigin.Managed)
             {
+                if (SpinCode.IsWaitHandle(f.Function))
+                {
+                    if (firstWait < 0) firstWait = i;
+                    leaf = false;
+                    continue;
+                }
+                // A lock's blocking wait (a wait handle under its slow path): neither spin nor the thread's own code, so
+                // it neither counts as spin nor ends the contention the thread waits in.
+                if (firstWait >= 0) return SpinCode.IsManagedLockApi(f.Function) ? SampleClass.Unknown : Classified(frames, firstWait, named, runtime, hasStack, path);
                 if (!SpinCode.IsManagedLockApi(f.Function)) break;
                 named |= SpinCode.IsManagedSpinMethod(f.Function);
                 leaf = false;
                 continue;
             }
             if (f.Origin != FrameOrigin.Native) break;
+            if (firstWait >= 0) continue; // between wait frames: only whether a lock is above them matters
             if (SpinCode.IsNativeSpinFunction(f.Function)) named = true;
             else if (SpinCode.IsRuntimeModule(f.Module))
             {
@@ -48,6 +59,13 @@ public static class SpinClassifier
             else if (!SpinCode.IsSystemModule(f.Module)) break;
             leaf = false;
         }
+        if (firstWait >= 0) i = firstWait; // a wait handle's wait with no lock above it: the wait is the caller
+        return Classified(frames, i, named, runtime, hasStack, path);
+    }
+
+    /// <summary>The class of a sample whose spin region ends before frame <paramref name="i"/>, the call site.</summary>
+    private static SampleClass Classified(ReadOnlySpan<StackFrame> frames, int i, bool named, bool runtime, bool hasStack, RuntimePathHash path)
+    {
         if (!named && !runtime) return SampleClass.NotSpin;
 
         if (i == frames.Length)

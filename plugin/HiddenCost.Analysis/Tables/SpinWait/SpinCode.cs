@@ -65,6 +65,12 @@ public static class SpinCode
         return false;
     }
 
+    /// <summary>
+    /// A wait handle's wait (System.Threading.Lock blocks through one, .NET 9 on): between a lock's slow path and the
+    /// kernel, the thread is entering or leaving its blocking wait.
+    /// </summary>
+    public static bool IsWaitHandle(string? method) => method is not null && method.StartsWith("System.Threading.WaitHandle.", StringComparison.Ordinal);
+
     /// <summary>A managed lock API method that only runs under contention: SpinWait.SpinOnce, Lock.TryEnterSlow, …</summary>
     public static bool IsManagedSpinMethod(string? method)
     {
