@@ -485,6 +485,29 @@ public sealed class SpinWaitTrackerTests
     }
 
     [TestMethod]
+    public void Runtime_work_before_a_spin_does_not_teach_its_path_as_spin()
+    {
+        // Thread 101 allocates (a GC in the runtime, 10 ms) at Reserve, then spins (11 ms) and contends. Only the spin's
+        // path is learned: thread 102's 50 ms of the same GC path at Report.Build is set aside, not counted as spin.
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        t.Sample(10 * Ms, Shop, 101, Possible(Reserve, OtherPath));
+        t.Sample(11 * Ms, Shop, 101, Possible(Reserve, SpinPath));
+        t.ContentionStart(11 * Ms + Ms / 2, Shop, 101, lockId: 0xA);
+        t.ContentionStop(20 * Ms, Shop, 101, 8.5e6);
+        t.Sample(21 * Ms, Shop, 101, Own);
+        Samples(t, 102, 100, 50, Possible("Shop.Report.Build", OtherPath));
+        t.Sample(150 * Ms, Shop, 102, Own);
+        Samples(t, 103, 200, 3, Possible("Shop.Report.Build", SpinPath));
+        t.Sample(203 * Ms, Shop, 103, Own);
+        var (locks, _) = t.Build(1_000 * Ms);
+        Assert.AreEqual(2, locks.Rows.Count, "Reserve's lock, and Report.Build's proven spin");
+        Assert.AreEqual(2.0, (double)Cell(locks, RowWhere(locks, "Call Site", Reserve), "Wasted Spin CPU (ms)")!, 1e-12, "the run's two samples");
+        Assert.AreEqual(3.0, (double)Cell(locks, RowWhere(locks, "Call Site", "Shop.Report.Build"), "Successful Spin CPU (ms)")!, 1e-12);
+        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("50.0 ms of runtime code")), string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
     public void Spin_that_blocks_in_a_lock_wait_without_an_event_is_wasted()
     {
         var t = new SpinWaitTracker();

@@ -41,4 +41,4 @@ internal sealed class LockTally(LockKey key)
 
 /// <summary>A finished run of spin samples on one thread.</summary>
 /// <param name="CpuNs">Its samples, each weighed by the profile interval in effect when it was taken.</param>
-internal readonly record struct SpinRun(long StartNs, long EndNs, long CpuNs, string? Site, bool Named, bool Wasted, RuntimePaths Paths);
+internal readonly record struct SpinRun(long StartNs, long EndNs, long CpuNs, string? Site, bool Named, bool Wasted, RuntimePaths Paths, ulong LastPath = 0);

@@ -49,10 +49,4 @@ internal readonly struct RuntimePaths
                 if (known.Contains(p)) return true;
         return false;
     }
-
-    public void AddTo(HashSet<ulong> known)
-    {
-        if (_first != 0) known.Add(_first);
-        if (_more is not null) known.UnionWith(_more);
-    }
 }

@@ -290,11 +290,16 @@ public sealed class SpinWaitTracker
         else target.AddRun(run, th.ThreadId);
     }
 
-    /// <summary>A run that certainly spun (it ended in or spun inside a contention) teaches its process the runtime's spin paths.</summary>
+    /// <summary>
+    /// A run that certainly spun (it ended in or spun inside a contention) teaches its process the runtime's spin path:
+    /// the one its last sample took, right before the contention. Earlier samples of the run may be other runtime work
+    /// at the same call site (an allocation's GC, a JIT call) that the thread did before it began to spin; taught as
+    /// spin, every later sample on that path anywhere in the process would count as spin.
+    /// </summary>
     private void AddProven(LockTally tally, ThreadSpinState th, in SpinRun run)
     {
         if (tally.Key.Kind == LockKeyKind.Unattributed) _unattributedNs += run.CpuNs; // the note counts all of it
-        run.Paths.AddTo(th.Tally.SpinPaths);
+        if (run.LastPath != 0) th.Tally.SpinPaths.Add(run.LastPath);
         tally.AddRun(run, th.ThreadId);
     }
 

@@ -22,6 +22,8 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
     public LockTally? RunInside;
     /// <summary>The runtime code paths the run's samples took (<see cref="SampleClass.RuntimePath"/>).</summary>
     public RuntimePaths RunPaths;
+    /// <summary>The runtime code path of the run's latest sample that took one (0: none).</summary>
+    public ulong RunLastPath;
 
     /// <summary>
     /// The call site of a run that ended because its contention was acquired, and when it last spun: a contention
@@ -34,16 +36,21 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
 
     public bool Running => RunCpuNs > 0;
 
-    public void AddPath(ulong path) => RunPaths = RunPaths.With(path);
+    public void AddPath(ulong path)
+    {
+        RunPaths = RunPaths.With(path);
+        if (path != 0) RunLastPath = path;
+    }
 
     public SpinRun TakeRun(bool wasted)
     {
-        var run = new SpinRun(RunStartNs, RunLastNs, RunCpuNs, RunSite, RunNamed, wasted, RunPaths);
+        var run = new SpinRun(RunStartNs, RunLastNs, RunCpuNs, RunSite, RunNamed, wasted, RunPaths, RunLastPath);
         RunCpuNs = 0;
         RunSite = null;
         RunNamed = false;
         RunInside = null;
         RunPaths = default;
+        RunLastPath = 0;
         return run;
     }
 }
