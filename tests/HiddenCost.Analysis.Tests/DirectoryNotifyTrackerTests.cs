@@ -258,6 +258,24 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void A_watchers_victims_are_those_that_changed_files_while_it_watched()
+    {
+        var indexer = new ProcessRef(400, 0, "indexer.exe");
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(12, 0, 0x70, Reader, $@"{Dir}\r", 2);               // reader.exe changes while watcher.exe watches
+        t.Cleanup(20, DirObject);                                     // watcher.exe's watch is over
+        t.Arm(30, 2, DirObject + 8, DirKey, indexer, 16 * 1024);      // indexer.exe watches from 30
+        t.Create(40, 0, 0x71, Builder, $@"{Dir}\b", 2);              // builder.exe changes while only indexer.exe watches
+        var (buffers, victims) = t.Build();
+        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r[buffers.Spec.IndexOf("Process")] == process)[buffers.Spec.IndexOf("Victim Processes")]!;
+        Assert.AreEqual("reader.exe (300)", VictimsOf("watcher.exe"));
+        Assert.AreEqual("builder.exe (200)", VictimsOf("indexer.exe"));
+        Assert.AreEqual(2, victims.Rows.Count, "the directory's victims: both");
+    }
+
+    [TestMethod]
     public void A_create_reusing_the_irp_of_a_notify_whose_completion_was_lost_is_a_create()
     {
         var t = new DirectoryNotifyTracker();

@@ -19,6 +19,7 @@ internal static class DirectoryNotifyTableBuilder
 {
     public static (Table Buffers, Table Victims) Build(IReadOnlyList<WatchHandle> handles,
         IReadOnlyDictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> victims,
+        IReadOnlyDictionary<(ProcessRef Watcher, WatchedDirectory Directory), HashSet<ProcessRef>> victimsOfWatcher,
         Func<WatchedDirectory, string> directoryName, DirectoryNotifyLosses losses, long traceEndNs)
     {
         var watcherCount = handles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => (long)g.Select(h => (h.Process, h.BufferBytes)).Distinct().Count());
@@ -38,11 +39,12 @@ internal static class DirectoryNotifyTableBuilder
             long largest = g.Max(h => h.LargestBatch);
             double? mean = dataCompletions > 0 ? (double)bytes / dataCompletions : null;
             long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
-            var seen = victimsByDirectory.GetValueOrDefault(g.Key.Directory) ?? Array.Empty<KeyValuePair<(ProcessRef Process, WatchedDirectory Directory), VictimCounts>>();
+            // The processes whose changes this watcher's buffer reported: those made while it watched.
+            var seen = victimsOfWatcher.GetValueOrDefault((g.Key.Process, g.Key.Directory)) ?? (IEnumerable<ProcessRef>)Array.Empty<ProcessRef>();
             buffers.AddRow(g.Key.Process.Name, g.Key.Process.PidCell, g.Key.Name, g.Key.BufferBytes,
                 arms, completions, overflows, bytes, mean, mean / g.Key.BufferBytes * 100.0,
                 completions * g.Key.BufferBytes,
-                string.Join(", ", seen.Select(v => v.Key.Process).Where(p => p != g.Key.Process).OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
+                string.Join(", ", seen.OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
                 BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
                 g.Min(h => h.FirstArmNs), last, g.Max(h => Math.Min(h.EndNs, traceEndNs)));
         }

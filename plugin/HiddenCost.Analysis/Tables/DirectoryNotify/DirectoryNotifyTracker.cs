@@ -37,6 +37,8 @@ public sealed class DirectoryNotifyTracker
     private WatcherSet? _lastWatchers;
     private VictimCounts? _lastCounts;
     private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
+    // Each watcher's victims: the processes that changed files in its directory while it watched (not while only others did).
+    private readonly Dictionary<(ProcessRef Watcher, WatchedDirectory Directory), HashSet<ProcessRef>> _victimsOfWatcher = new();
     private readonly List<DeferredChange> _deferred = new();
     // Each fault or change stamps the directories it has counted, so one counted once per directory costs O(1) per
     // watch instead of a search of those already counted (which made a fault cost watches × directories).
@@ -205,7 +207,7 @@ public sealed class DirectoryNotifyTracker
 
         long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
         var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges);
-        return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, DirectoryName, losses, Math.Max(traceEndNs ?? _latestNs, _latestNs));
+        return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, _victimsOfWatcher, DirectoryName, losses, Math.Max(traceEndNs ?? _latestNs, _latestNs));
     }
 
     /// <summary>Puts every watch handle and victim count under the process it turned out to be, merging counts.</summary>
@@ -214,6 +216,7 @@ public sealed class DirectoryNotifyTracker
         foreach (var h in _allHandles) h.Process = final(h.Process);
         // Built afresh from the changes (which stay as counted), so the table can be built again alike.
         _victims.Clear();
+        _victimsOfWatcher.Clear();
         foreach (var ((process, directory, watchers), c) in _changes)
         {
             var changer = final(process);
@@ -222,6 +225,13 @@ public sealed class DirectoryNotifyTracker
             var key = (changer, directory);
             if (!_victims.TryGetValue(key, out var into)) _victims[key] = into = new VictimCounts();
             into.Add(c);
+            foreach (var w in watchers.Processes)
+            {
+                var watcher = final(w);
+                if (watcher == changer) continue;
+                if (!_victimsOfWatcher.TryGetValue((watcher, directory), out var of)) _victimsOfWatcher[(watcher, directory)] = of = new HashSet<ProcessRef>();
+                of.Add(changer);
+            }
         }
     }
 
