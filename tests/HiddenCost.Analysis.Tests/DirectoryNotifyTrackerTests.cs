@@ -276,6 +276,24 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void A_file_opened_delete_on_close_is_deleted_at_its_cleanup()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0x500, 0x70, Builder, $@"{Dir}\tmp1", 2, deleteOnClose: true); // created, and deleted at its cleanup
+        t.OperationEnd(21, 0x500, 2, 0);
+        t.Cleanup(30, 0x70);
+        t.Cleanup(31, 0x70);                                                          // its Close: nothing more
+        t.Create(40, 0x501, 0x71, Builder, $@"{Dir}\old", 1, deleteOnClose: true);  // opened only to be deleted
+        t.OperationEnd(41, 0x501, 1, 0);
+        t.Create(50, 0x502, 0x71, Builder, $@"{Dir}\other", 1);                     // the file object is reused before a cleanup
+        t.Cleanup(60, 0x71);
+        var (_, victims) = t.Build();
+        Assert.AreEqual((1L, 1L), ((long)Cell(victims, 0, "Creates")!, (long)Cell(victims, 0, "Deletes")!));
+    }
+
+    [TestMethod]
     public void A_create_reusing_the_irp_of_a_notify_whose_completion_was_lost_is_a_create()
     {
         var t = new DirectoryNotifyTracker();

@@ -15,6 +15,9 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
     /// <summary>IRP_PAGING_IO in a FileIo Read/Write's IoFlags (wdm.h).</summary>
     private const uint IrpPagingIo = 0x0000_0002;
 
+    /// <summary>FILE_DELETE_ON_CLOSE in a FileIo Create's CreateOptions (wdm.h).</summary>
+    private const uint FileDeleteOnClose = 0x0000_1000;
+
     private const uint FileRenameInformation = 10, FileDispositionInformation = 13,
         FileDispositionInformationEx = 64, FileRenameInformationEx = 65;
 
@@ -76,7 +79,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
             case FileIoTypes.Create:
                 if (FileIoCreate.TryDecode(e, out var create, _session.Strings))
                     _tracker.Create(t, create.Irp, create.FileObject, _session.ProcessOfThread(create.IssuingThreadId, t, e.ProcessId),
-                        create.OpenPath, create.CreateDisposition);
+                        create.OpenPath, create.CreateDisposition, deleteOnClose: (create.CreateOptions & FileDeleteOnClose) != 0);
                 break;
             case FileIoTypes.Delete or FileIoTypes.Rename or FileIoTypes.SetInfo:
                 if (FileIoInfo.TryDecode(e, out var info) && ChangeOf(info) is { } kind)

@@ -18,7 +18,7 @@ public static class DirectoryNotifyTables
         .Column("Bytes Returned", ColumnType.Integer, ColumnUnit.Bytes)
         .Column("Mean Bytes per Completion", ColumnType.Decimal, ColumnUnit.Bytes, description: "over completions that returned data", summary: ColumnSummary.Max)
         .Column("Utilisation (%)", ColumnType.Decimal, ColumnUnit.Percent, description: "mean bytes per completion ÷ buffer size")
-        .Column("Bytes Zeroed", ColumnType.Integer, ColumnUnit.Bytes, description: "completions × buffer size")
+        .Column("Bytes Zeroed", ColumnType.Integer, ColumnUnit.Bytes, description: "completions × buffer size: the buffers the kernel allocated in the changers' context, each zeroed where the pool allocation zeroes it (an upper bound when the pending request brought its own buffer)")
         .Column("Victim Processes", ColumnType.Text, description: "other processes that changed files in the directory while it was watched")
         .Column("Recommended Buffer (bytes)", ColumnType.Integer, ColumnUnit.Bytes, description: "empty when the buffer is already right-sized", summary: ColumnSummary.Max)
         .Column("First Arm", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime)

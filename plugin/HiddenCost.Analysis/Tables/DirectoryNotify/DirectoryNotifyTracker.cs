@@ -19,6 +19,7 @@ public sealed class DirectoryNotifyTracker
     private readonly Dictionary<ulong, WatchHandle> _handles = new();
     private readonly Dictionary<ulong, WatchHandle> _pendingNotify = new();
     private readonly Dictionary<ulong, PendingCreate> _pendingCreates = new();
+    private readonly Dictionary<ulong, PendingCreate> _deleteOnClose = new();
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
 
@@ -152,9 +153,18 @@ public sealed class DirectoryNotifyTracker
     }
 
     /// <summary>A FileIo Create; counted as a change when its disposition can create or replace a file.</summary>
-    public void Create(long t, ulong irp, ulong fileObject, ProcessRef process, string path, int disposition)
+    /// <param name="deleteOnClose">
+    /// FILE_DELETE_ON_CLOSE: the file goes when its last handle is closed (its Cleanup), with no Delete or SetInfo
+    /// event, and the directory's watchers are told of it then.
+    /// </param>
+    public void Create(long t, ulong irp, ulong fileObject, ProcessRef process, string path, int disposition, bool deleteOnClose = false)
     {
         _latestNs = Math.Max(_latestNs, t);
+        if (fileObject != 0)
+        {
+            if (deleteOnClose && _deleteOnClose.Count < MaxDeferredChanges) _deleteOnClose[fileObject] = new PendingCreate(t, process, path);
+            else _deleteOnClose.Remove(fileObject); // the file object is another file's now
+        }
         // 0 Supersede, 2 Create, 3 OpenIf, 4 Overwrite, 5 OverwriteIf can change the directory; 1 Open never does.
         if (irp != 0) _pendingNotify.Remove(irp); // the IRP is reused: a notify still pending on it lost its completion
         if (disposition is not (0 or 2 or 3 or 4 or 5)) return;
@@ -176,6 +186,7 @@ public sealed class DirectoryNotifyTracker
     {
         _latestNs = Math.Max(_latestNs, t);
         if (_handles.TryGetValue(fileObject, out var handle) && handle.EndNs == long.MaxValue) End(handle, t);
+        if (_deleteOnClose.Remove(fileObject, out var doomed)) Record(t, FileChangeKind.Delete, doomed.Process, doomed.Path, 0);
     }
 
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
