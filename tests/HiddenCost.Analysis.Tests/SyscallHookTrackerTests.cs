@@ -426,6 +426,50 @@ public sealed class SyscallHookTrackerTests
     }
 
     [TestMethod]
+    public void A_hook_that_runs_before_its_syscalls_SysClEnter_is_stamped_is_still_that_syscalls()
+    {
+        // The driver hooks the logging of SysClEnter itself: a session whose event is stamped after the hook runs sees
+        // the hook's CPU before the enter. Its samples come between the thread's syscalls, in kernel mode.
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        var samples = new List<int>();
+        for (int i = 0; i < 100; i++)
+        {
+            long now = (i + 1) * Ms;
+            t.SyscallEnter(now - 40 * Us, 0, NtDelayExecution);
+            t.SyscallExit(now - 39 * Us, 0);
+            samples.Add(t.Sample(now, 0, VictimThread));
+            t.SyscallEnter(now + 32 * Us, 0, NtDelayExecution);
+            t.SyscallExit(now + 33 * Us, 0);
+        }
+        foreach (var sample in samples) t.SampleStack(sample, [EdrBase + 0x4418, NtBase + 0x30_0000, NtBase + 0x31_0000]); // as at the end
+        var (table, _) = t.Build();
+        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
+        Assert.AreEqual(100.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-9);
+        Assert.AreEqual(100L, table.Cell(0, "Samples in Syscalls"));
+    }
+
+    [TestMethod]
+    public void Kernel_samples_after_user_code_or_long_after_a_syscall_are_no_syscalls_entry()
+    {
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.SyscallEnter(1 * Ms, 0, NtClose);
+        t.SyscallExit(1 * Ms + 10 * Us, 0);
+        t.Sample(2 * Ms, 0, VictimThread, inUserMode: true);                          // user code ran
+        Assert.AreEqual(-1, t.Sample(2 * Ms + 500 * Us, 0, VictimThread), "a page fault after user code");
+        t.SyscallEnter(3 * Ms, 0, NtClose);
+        t.SyscallExit(3 * Ms + 10 * Us, 0);
+        Assert.AreEqual(-1, t.Sample(10 * Ms, 0, VictimThread), "7 ms after the last syscall returned");
+        t.SyscallEnter(10 * Ms + 10 * Us, 0, NtClose);
+        t.SyscallExit(10 * Ms + 20 * Us, 0);
+        var (table, _) = t.Build();
+        Assert.AreEqual(0L, table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
+    }
+
+    [TestMethod]
     public void A_driver_unloaded_and_loaded_again_is_one_culprit_row()
     {
         // An EDR driver updated mid-trace: unloaded, then loaded at another base. Its samples from both loads are one

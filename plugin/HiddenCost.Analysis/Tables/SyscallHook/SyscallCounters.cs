@@ -105,6 +105,12 @@ internal sealed class ThreadSyscalls(int threadId)
 {
     public int ThreadId { get; } = threadId;
     public long FirstNs = long.MaxValue;
+    /// <summary>When its latest syscall returned (for kernel samples on the next one's entry path).</summary>
+    public long LastExitNs = long.MinValue / 2;
+    /// <summary>Handles of kernel samples since then that may be the next syscall's entry path.</summary>
+    public List<int>? PreEnter;
+    /// <summary>A user-mode sample came since its latest syscall returned.</summary>
+    public bool UserSinceExit;
     public readonly Dictionary<ulong, SyscallStats> ByAddress = new();
     public readonly OpenSyscalls Open = new();
 

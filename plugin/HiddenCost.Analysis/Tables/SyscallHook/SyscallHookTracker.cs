@@ -30,6 +30,9 @@ public sealed class SyscallHookTracker
     private long _enters, _exits, _switches, _unknownThreadEnters, _unreturned, _orphanExits;
     private long _samplesInSyscalls, _samplesWithStack;
 
+    /// <summary>Kernel samples kept per thread as a possible entry path of its next syscall (the latest ones).</summary>
+    private const int MaxPreEnter = 8;
+
     /// <param name="catalogue">Module file name → vendor, product, category, or null when the catalogue does not know it.</param>
     /// <param name="processOfThread">
     /// Thread id and a time in its life → its process, or null when the trace does not say. Asked when the tables
@@ -98,6 +101,11 @@ public sealed class SyscallHookTracker
             if (thread.FirstNs == long.MaxValue) thread.FirstNs = t;
             open = thread.Open;
             stats = thread.Get(address);
+            if (thread.PreEnter is { } entry)
+            {
+                foreach (int handle in entry) Claim(handle, stats);
+                thread.PreEnter = null;
+            }
         }
         else
         {
@@ -123,6 +131,12 @@ public sealed class SyscallHookTracker
         _gaps.Event(t, isActivity: true);
         _exits++;
         ref var c = ref Cpu(cpu);
+        if (c.HasState && _threads.TryGetValue(c.Running, out var exiting))
+        {
+            exiting.LastExitNs = t;
+            exiting.PreEnter = null;
+            exiting.UserSinceExit = false;
+        }
         var open = c.HasState ? Thread(c.Running).Open : c.UnknownOpen;
         if (open is null || !open.TryPop(out long enterNs, out var stats))
         {
@@ -159,7 +173,12 @@ public sealed class SyscallHookTracker
         _gaps.Sample(t, _intervals.Current);
         if (inUserMode && !inInterrupt)
         {
-            if (_threads.TryGetValue(threadId, out var inUser)) inUser.Open.InUserMode();
+            if (_threads.TryGetValue(threadId, out var inUser))
+            {
+                inUser.Open.InUserMode();
+                inUser.PreEnter = null; // user code ran: kernel samples before it are no next syscall's entry, nor after it
+                inUser.UserSinceExit = true;
+            }
             else if ((uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState) _cpus[cpu].UnknownOpen?.InUserMode();
         }
         if (inInterrupt || inUserMode) return -1;
@@ -168,12 +187,34 @@ public sealed class SyscallHookTracker
         if (stats is null && (uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState)
             // No context switch seen on this processor yet: the thread inside its unknown-thread syscall is still the one running.
             stats = _cpus[cpu].UnknownOpen?.Innermost;
-        if (stats is null) return -1;
+        if (stats is null)
+        {
+            // Kernel code of a thread between syscalls, soon after its last one returned and with no user code sampled
+            // since: the next syscall's entry path (KiSystemCall64, then the logging of its SysClEnter, where a hook on
+            // that path runs before the event is stamped). It belongs to that syscall when the thread enters one.
+            if (thread is null || thread.UserSinceExit || t - thread.LastExitNs > PreEnterWindow(t)) return -1;
+            _samples.Add(new PendingSample(null, t, weight));
+            (thread.PreEnter ??= new List<int>(2)).Add(_samples.Count - 1);
+            if (thread.PreEnter.Count > MaxPreEnter) thread.PreEnter.RemoveAt(0);
+            return _samples.Count - 1;
+        }
         stats.Samples.Add(weight);
         _samplesInSyscalls++;
         _samples.Add(new PendingSample(stats, t, weight));
         return _samples.Count - 1;
     }
+
+    /// <summary>A kernel sample taken on a syscall's entry path, before its SysClEnter: counted inside that syscall.</summary>
+    private void Claim(int handle, SyscallStats stats)
+    {
+        ref var sample = ref CollectionsMarshal.AsSpan(_samples)[handle];
+        sample.Stats = stats;
+        stats.Samples.Add(sample.WeightNs);
+        _samplesInSyscalls++;
+    }
+
+    /// <summary>How long after a syscall returned a kernel sample may be the next one's entry: two sample intervals.</summary>
+    private long PreEnterWindow(long t) => 2 * _intervals.At(t);
 
     /// <summary>
     /// The stack (or its kernel part) of a sample <see cref="Sample"/> placed inside a syscall. Every third-party
@@ -184,6 +225,7 @@ public sealed class SyscallHookTracker
     {
         if ((uint)handle >= (uint)_samples.Count) return;
         ref var sample = ref CollectionsMarshal.AsSpan(_samples)[handle];
+        if (sample.Stats is null) return; // a kernel sample between syscalls that no syscall entry claimed
         if (!sample.HasStack)
         {
             sample.HasStack = true;
@@ -397,9 +439,9 @@ public sealed class SyscallHookTracker
         public OpenSyscalls? UnknownOpen;
     }
 
-    private struct PendingSample(SyscallStats stats, long time, long weightNs)
+    private struct PendingSample(SyscallStats? stats, long time, long weightNs)
     {
-        public readonly SyscallStats Stats = stats;
+        public SyscallStats? Stats = stats;
         public readonly long Time = time;
         public readonly long WeightNs = weightNs;
         public bool HasStack;
