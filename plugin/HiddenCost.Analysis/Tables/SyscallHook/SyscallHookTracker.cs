@@ -131,13 +131,15 @@ public sealed class SyscallHookTracker
         _gaps.Event(t, isActivity: true);
         _exits++;
         ref var c = ref Cpu(cpu);
-        if (c.HasState && _threads.TryGetValue(c.Running, out var exiting))
+        OpenSyscalls? open = c.UnknownOpen;
+        if (c.HasState)
         {
+            var exiting = Thread(c.Running);
             exiting.LastExitNs = t;
             exiting.PreEnter = null;
             exiting.UserSinceExit = false;
+            open = exiting.Open;
         }
-        var open = c.HasState ? Thread(c.Running).Open : c.UnknownOpen;
         if (open is null || !open.TryPop(out long enterNs, out var stats))
         {
             _orphanExits++;
