@@ -17,7 +17,7 @@ public static class SpinWaitTables
         .Column("Call Site", ColumnType.Text, description: "the nearest managed (or, with symbols, native) caller of the spin code; '(unattributed)' when no stack named it")
         .Column("Contentions", ColumnType.Integer, ColumnUnit.Count, description: "ContentionStart events: acquisitions that spun and then had to block")
         .Column("Threads", ColumnType.Integer, ColumnUnit.Count, description: "threads that contended for or spun on the lock")
-        .Column("Wait (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "blocked time: ContentionStop DurationNs, else Start→Stop on the thread")
+        .Column("Wait (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "time in contention: ContentionStop DurationNs, else Start→Stop on the thread (blocked, and any spin after a wake-up, which Spin CPU counts too)")
         .Column("Wasted Spin CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "sampled CPU of spins that ended in a block (a ContentionStart or a lock wait) anyway")
         .Column("Successful Spin CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, description: "sampled CPU of spins after which the thread ran on: the lock was acquired")
         .Column("Spin CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue, "wasted + successful spin CPU")
