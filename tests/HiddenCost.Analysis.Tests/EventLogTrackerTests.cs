@@ -175,6 +175,23 @@ public sealed class EventLogTrackerTests
     }
 
     [TestMethod]
+    public void A_service_call_counted_without_its_stop_is_charged_its_running_slice_up_to_just_after_its_client_returned()
+    {
+        // The service thread runs from 1.01 ms and is still running when its stop is lost: the call costs until 0.1 ms
+        // after reader.exe is back (1.6 ms), not until the event that settled it (2 ms) nor nothing.
+        var s = ReaderScript();
+        var t = s.Tracker;
+        t.RpcCallStart(1_000_000, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.ContextSwitch(1_010_000, 0, ServiceThread, 0);
+        t.RpcCallStart(1_010_000, 0, ServicePid, ServiceThread, RpcSide.Server, Even6.InterfaceId, Even6.MessageRender, 3);
+        t.RpcCallStop(1_500_000, 1, Reader, ReaderThread, RpcSide.Client);
+        t.RpcCallStart(2_000_000, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.QueryNext, 3);
+        t.RpcCallStop(2_100_000, 1, Reader, ReaderThread, RpcSide.Client);
+        var table = t.Build(5_000_000);
+        Assert.AreEqual(0.59, (double)Cell(table, Row(table, "reader.exe", "Unknown"), "Service CPU (ms)")!, 1e-9);
+    }
+
+    [TestMethod]
     public void A_service_call_that_outlives_its_client_goes_to_another_reader_waiting_for_one()
     {
         // agent.exe waits for a render too: the call still running after reader.exe is back is taken to be agent.exe's.

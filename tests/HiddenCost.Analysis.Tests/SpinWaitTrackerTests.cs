@@ -456,6 +456,7 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 101, 10, 2, Spin(Reserve));
         t.ContextSwitch(12 * Ms, Shop, 101, WrQueue, KernelWait.StateWaiting);
         Samples(t, 101, 600, 2, Spin(Reserve));
+        t.ContextSwitch(601 * Ms + Ms / 2, Shop, 101, 5 /* Suspended: for a GC */, KernelWait.StateWaiting);
         t.ContextSwitch(602 * Ms, Shop, 101, KernelWait.DelayExecution, KernelWait.StateWaiting);
         Samples(t, 101, 603, 1, Spin(Reserve));
         t.ContentionStart(603 * Ms + Ms / 2, Shop, 101, lockId: 0xA);
@@ -505,6 +506,24 @@ public sealed class SpinWaitTrackerTests
         Assert.AreEqual(2.0, (double)Cell(locks, RowWhere(locks, "Call Site", Reserve), "Wasted Spin CPU (ms)")!, 1e-12, "the run's two samples");
         Assert.AreEqual(3.0, (double)Cell(locks, RowWhere(locks, "Call Site", "Shop.Report.Build"), "Successful Spin CPU (ms)")!, 1e-12);
         Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("50.0 ms of runtime code")), string.Join(" | ", locks.Notes));
+    }
+
+    [TestMethod]
+    public void A_run_whose_last_sample_is_spin_named_by_symbols_teaches_no_earlier_path()
+    {
+        // The GC sample comes first, then a spin the symbols name (no runtime path), then the contention.
+        var t = new SpinWaitTracker();
+        t.ProfileInterval(Ms);
+        t.Sample(10 * Ms, Shop, 101, Possible(Reserve, OtherPath));
+        t.Sample(11 * Ms, Shop, 101, Spin(Reserve));
+        t.ContentionStart(11 * Ms + Ms / 2, Shop, 101, lockId: 0xA);
+        t.ContentionStop(20 * Ms, Shop, 101, 8.5e6);
+        t.Sample(21 * Ms, Shop, 101, Own);
+        Samples(t, 102, 100, 50, Possible("Shop.Report.Build", OtherPath));
+        t.Sample(150 * Ms, Shop, 102, Own);
+        var (locks, _) = t.Build(1_000 * Ms);
+        Assert.AreEqual(1, locks.Rows.Count);
+        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
     }
 
     [TestMethod]

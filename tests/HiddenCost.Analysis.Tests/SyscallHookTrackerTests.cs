@@ -470,6 +470,50 @@ public sealed class SyscallHookTrackerTests
     }
 
     [TestMethod]
+    public void Calls_of_a_thread_that_made_them_only_during_a_profiling_gap_are_left_out_of_the_overhead_per_syscall()
+    {
+        // Thread 1000 calls NtClose while samples are taken (10 calls, 10 hook samples); thread 1001 of the same process
+        // makes 1,000 calls in a 200 ms pause of the sampling and none after it.
+        var t = new SyscallHookTracker(Catalogue, (tid, time) => tid is VictimThread or VictimThread + 1 ? Victim : null);
+        t.KernelImage(0, NtBase, 0x100_0000, @"\SystemRoot\system32\ntoskrnl.exe");
+        t.KernelImage(0, EdrBase, 0x10_0000, @"\SystemRoot\System32\drivers\tedrdrv.sys");
+        t.SampleInterval(0, 1 * Ms);
+        t.ContextSwitch(0, 0, 0, VictimThread);
+        t.ContextSwitch(0, 1, 0, VictimThread + 1);
+        var samples = new List<int>();
+        for (int i = 0; i < 10; i++)
+        {
+            t.SyscallEnter(i * Ms + 100 * Us, 0, NtClose);
+            samples.Add(t.Sample(i * Ms + 500 * Us, 0, VictimThread));
+            t.SyscallExit(i * Ms + 900 * Us, 0);
+        }
+        for (int i = 0; i < 1_000; i++)
+        {
+            t.SyscallEnter(20 * Ms + i * 200 * Us, 1, NtClose);
+            t.SyscallExit(20 * Ms + i * 200 * Us + 50 * Us, 1);
+        }
+        t.Sample(300 * Ms, 0, VictimThread, inUserMode: true);                      // sampling resumes
+        foreach (var sample in samples) t.SampleStack(sample, [EdrBase + 0x40, NtBase + 0x10]);
+        var (table, _) = t.Build();
+        Assert.AreEqual(1_010L, table.Cell(0, "Syscalls"));
+        Assert.AreEqual(10.0 * 1000 / 10, (double)table.Cell(0, "Hook Overhead per Syscall (µs)")!, 1e-9, "10 ms of hook over the 10 sampled calls");
+        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1,000 syscalls of rows with a culprit were made during profiling gaps")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
+    public void Syscalls_left_in_user_mode_before_the_first_context_switch_stay_suspended_once_their_thread_is_known()
+    {
+        const ulong NtUserGetMessage = NtBase + 0x7_0000;
+        var t = NewTracker();
+        t.SampleInterval(0, 1 * Ms);
+        t.SyscallEnter(1 * Ms, 0, NtUserGetMessage);                                 // processor 0's thread not known yet
+        t.Sample(2 * Ms, 0, VictimThread, inUserMode: true);                          // it runs user code (a callback)
+        t.ContextSwitch(3 * Ms, 0, VictimThread, VictimThread + 1);                   // now known; switched out and back
+        t.ContextSwitch(4 * Ms, 0, VictimThread + 1, VictimThread);
+        Assert.AreEqual(-1, t.Sample(5 * Ms, 0, VictimThread), "a page fault in its user code is not GetMessage's work");
+    }
+
+    [TestMethod]
     public void A_driver_unloaded_and_loaded_again_is_one_culprit_row()
     {
         // An EDR driver updated mid-trace: unloaded, then loaded at another base. Its samples from both loads are one

@@ -8,7 +8,7 @@ public sealed class ClockConverterTests
 {
     // 10 MHz (Windows 10 QPC), Windows 8's TSC/1024 QPC of net.4.5.2.x64, an HPET, a 3.6 GHz cycle counter, and
     // rates that make the estimate's rounding matter (1 tick a second, a prime, almost 2^63).
-    private static readonly long[] Rates = { 10_000_000, 3_507_968, 14_318_180, 3_591_686_000, 1, 999_999_937, 7, long.MaxValue / 3 };
+    private static readonly long[] Rates = { 10_000_000, 3_507_968, 14_318_180, 3_591_686_000, 1, 999_999_937, 7, long.MaxValue / 3, (1L << 62) + 1, long.MaxValue };
 
     private static long Exact(long delta, long ticksPerSecond) => (long)((Int128)delta * 1_000_000_000 / ticksPerSecond);
 

@@ -36,7 +36,8 @@ internal readonly struct ClockConverter
     private long Quotient(long delta)
     {
         double estimate = delta * _nsPerTickEstimate;
-        if (estimate >= EstimateLimit) return Divide(delta);
+        // Beyond 2^62 ticks a second (no real clock) the remainder plus one second's ticks could wrap 64 bits.
+        if (estimate >= EstimateLimit || _ticksPerSecond > 1L << 62) return Divide(delta);
         // The estimate is within one of the quotient q, so the remainder delta × 10⁹ − q × ticks is within a few
         // ticks of zero: its low 64 bits, taken from products that may overflow, are the whole remainder.
         long q = (long)estimate;

@@ -324,8 +324,14 @@ public sealed class EventLogTracker
             _clientOnly++;
         }
         if (call.Unfinished || server is { Unfinished: true }) _unfinished++;
-        // Counted now, its stop not yet logged: the thread's later work is no longer this call's.
-        if (server is { StoppedLate: true } && _serving.TryGetValue(server.ThreadId, out var serving) && serving == server) _serving.Remove(server.ThreadId);
+        if (server is { StoppedLate: true, IsOpen: true })
+        {
+            // Counted now, its stop not logged (yet): its cost ends soon after its client returned. The thread's slice
+            // running then is charged up to there, and its later work is no longer this call's.
+            if (call.Side == RpcSide.Client && _running.RunningSince(server.ThreadId) is { } since)
+                server.CpuNs += Math.Max(0, call.StopNs + Even6CallMatcher.StopSkewNs - Math.Max(since, server.StartNs));
+            if (_serving.TryGetValue(server.ThreadId, out var serving) && serving == server) _serving.Remove(server.ThreadId);
+        }
 
         var client = call.Side == RpcSide.Client ? call : null;
         ulong log = server is null ? 0 : LogRead(server);

@@ -4,6 +4,7 @@ namespace HiddenCost.Analysis.Tables.SpinWait;
 public static class KernelWait
 {
     public const byte Executive = 0, DelayExecution = 4, UserRequest = 6, WrDelayExecution = 11, WrUserRequest = 13,
+        WrQueue = 15, WrLpcReceive = 16, WrLpcReply = 17,
         WrKeyedEvent = 21, WrYieldExecution = 33, WrAlertByThreadId = 37;
 
     /// <summary>OldThreadState: the thread blocked (a ready or preempted thread is 1 Ready / 7 DeferredReady).</summary>
@@ -29,9 +30,10 @@ public static class KernelWait
         state == StateWaiting && reason is Executive or UserRequest or WrUserRequest or WrKeyedEvent or WrAlertByThreadId;
 
     /// <summary>
-    /// A wait that ends a spin: the thread blocked on something no lock waits in (a queue, I/O, an LPC reply). Sleeps
-    /// are part of spin loops (.NET's SpinWait sleeps a millisecond every so often), so they are not.
+    /// A wait that ends a spin: the thread went to wait for work (a queue: an I/O completion port, a thread pool's) or
+    /// for an LPC message or reply, which no lock blocks in. Only those: a sleep is part of a spin loop (.NET's
+    /// SpinWait sleeps a millisecond every so often), and a suspension (for a GC), a hard fault or a kernel lock can
+    /// stop a spin halfway.
     /// </summary>
-    public static bool IsOtherWait(byte reason, byte state) =>
-        state == StateWaiting && !IsLockWait(reason, state) && !IsDelay(reason) && !IsYield(reason);
+    public static bool IsOtherWait(byte reason, byte state) => state == StateWaiting && reason is WrQueue or WrLpcReceive or WrLpcReply;
 }

@@ -22,7 +22,7 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
     public LockTally? RunInside;
     /// <summary>The runtime code paths the run's samples took (<see cref="SampleClass.RuntimePath"/>).</summary>
     public RuntimePaths RunPaths;
-    /// <summary>The runtime code path of the run's latest sample that took one (0: none).</summary>
+    /// <summary>The runtime code path of the run's latest sample (0: it took none, as a spin named by its symbols).</summary>
     public ulong RunLastPath;
 
     /// <summary>
@@ -39,7 +39,7 @@ internal sealed class ThreadSpinState(ProcessRef process, int threadId, ProcessT
     public void AddPath(ulong path)
     {
         RunPaths = RunPaths.With(path);
-        if (path != 0) RunLastPath = path;
+        RunLastPath = path;
     }
 
     public SpinRun TakeRun(bool wasted)

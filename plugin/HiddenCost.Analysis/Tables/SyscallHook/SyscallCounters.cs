@@ -192,9 +192,11 @@ internal sealed class OpenSyscalls
     /// <summary>Moves every open syscall, outermost first, onto <paramref name="target"/>; returns how many were given up.</summary>
     public int MoveTo(OpenSyscalls target)
     {
-        int dropped = 0;
+        int dropped = 0, below = target._count;
         for (int i = 0; i < _count; i++)
             if (!target.Push(_items[i].EnterNs, _items[i].Stats)) dropped++;
+        // Those left in user mode stay suspended: the outermost, when nothing lay under them (the usual case).
+        if (below == 0) target._suspended = Math.Max(0, _suspended - dropped);
         Clear();
         return dropped;
     }

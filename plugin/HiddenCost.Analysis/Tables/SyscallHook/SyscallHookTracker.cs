@@ -259,12 +259,12 @@ public sealed class SyscallHookTracker
 
     /// <summary>
     /// Sets aside a routine's calls of the epoch ending now when it may have been a profiling gap: one the detector kept
-    /// as a candidate, or the trace's last (a gap may run to its end). Calls before the first sample are the trace's
-    /// start, never a gap.
+    /// as a candidate, or, at the end (<paramref name="last"/>: a thread that made none of those calls after a gap), also
+    /// the trace's last epoch (a gap may run to its end). Calls before the first sample are the trace's start, never a gap.
     /// </summary>
     private void EndEpoch(SyscallStats stats, bool last)
     {
-        if (stats.EpochCalls > 0 && stats.EpochStartNs >= 0 && (last ? stats.EpochStartNs == _gaps.LastSampleNs : _gaps.IsCandidate(stats.EpochStartNs)))
+        if (stats.EpochCalls > 0 && stats.EpochStartNs >= 0 && ((last && stats.EpochStartNs == _gaps.LastSampleNs) || _gaps.IsCandidate(stats.EpochStartNs)))
             (stats.CallsInPossibleGaps ??= new()).Add((stats.EpochStartNs, stats.EpochCalls));
         stats.EpochCalls = 0;
     }
