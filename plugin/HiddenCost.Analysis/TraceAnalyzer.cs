@@ -54,7 +54,7 @@ public static class TraceAnalyzer
             foreach (var table in tables)
             {
                 if (warning is not null) table.AddNote(warning);
-                if (lostData is not null && table.Spec != Tables.TraceInfo.TraceInfoAnalysis.Spec) table.AddNote(lostData); // Trace Info has its own
+                if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(lostData);
                 if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost) table.AddNote(lost);
             }
             progress?.Report(1.0);
@@ -83,6 +83,10 @@ public static class TraceAnalyzer
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";
     }
+
+    /// <summary>Trace Info and Trace Readiness count ETW's losses in their own rows and notes.</summary>
+    private static bool SaysLossItself(TableSpec spec) =>
+        spec == Tables.TraceInfo.TraceInfoAnalysis.Spec || spec == Tables.TraceReadiness.TraceReadinessAnalysis.Spec;
 
     /// <summary>
     /// Said on every table of a trace that ETW could not record in full: its figures are lower bounds, and events
