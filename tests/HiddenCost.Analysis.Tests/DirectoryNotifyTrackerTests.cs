@@ -276,6 +276,20 @@ public sealed class DirectoryNotifyTrackerTests
     }
 
     [TestMethod]
+    public void Changes_below_a_watched_directorys_own_entries_are_counted_and_noted()
+    {
+        var t = new DirectoryNotifyTracker();
+        t.FileName(DirKey, Dir);
+        t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
+        t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);                       // in the directory itself
+        t.Create(21, 0, 0x71, Builder, $@"{Dir}\obj\x64\Release\a.obj", 2); // three levels below it
+        var (buffers, victims) = t.Build();
+        Assert.AreEqual(2L, Cell(victims, 0, "Creates"), "counted as if the watch covered its subtree");
+        foreach (var table in new[] { buffers, victims })
+            Assert.AreEqual(1, table.Notes.Count(n => n.StartsWith("1 changes were in subdirectories of the watched directories")), string.Join(" | ", table.Notes));
+    }
+
+    [TestMethod]
     public void A_file_opened_delete_on_close_is_deleted_at_its_cleanup()
     {
         var t = new DirectoryNotifyTracker();

@@ -8,8 +8,9 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// <param name="UnnamedDirectories">Watched directories the trace never named.</param>
 /// <param name="DroppedChanges">Changes whose file and directory were never named.</param>
 /// <param name="OverflowedChanges">Changes let go past <paramref name="MaxDeferredChanges"/> waiting to be placed.</param>
+/// <param name="SubtreeChanges">Changes counted only because a watch was taken to cover its directory's subtree.</param>
 internal readonly record struct DirectoryNotifyLosses(long ImplausibleCompletions, long UnnamedDirectories, long DroppedChanges,
-    long OverflowedChanges, int MaxDeferredChanges);
+    long OverflowedChanges, int MaxDeferredChanges, long SubtreeChanges = 0);
 
 /// <summary>
 /// Turns the tracker's watches and victim counts (processes already resolved) into the two tables; watches still
@@ -70,6 +71,14 @@ internal static class DirectoryNotifyTableBuilder
                                "(record with `wpr -start MultiProfile.wprp!DirNotify`, which logs file names and their rundown).";
             buffers.AddNote($"{losses.UnnamedDirectories:N0} {Why}");
             victimTable.AddNote($"{losses.UnnamedDirectories:N0} {Why}");
+        }
+        if (losses.SubtreeChanges > 0)
+        {
+            var subtree = $"{losses.SubtreeChanges:N0} changes were in subdirectories of the watched directories, counted as if every watch covered its " +
+                          "subtree (FileSystemWatcher.IncludeSubdirectories, ReadDirectoryChangesW's bWatchSubtree), which the trace does not say: a watch of " +
+                          "its directory alone was told of none of them.";
+            buffers.AddNote(subtree);
+            victimTable.AddNote(subtree);
         }
         if (losses.DroppedChanges > 0)
             victimTable.AddNote($"{losses.DroppedChanges:N0} file changes could not be placed in a directory (the trace named neither the file nor its directory in time).");

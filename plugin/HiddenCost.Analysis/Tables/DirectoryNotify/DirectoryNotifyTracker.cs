@@ -50,7 +50,7 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchedDirectory> _found = new();
     private readonly List<WatchedPeriods> _foundPeriods = new();
     private int _activeUnnamed;
-    private long _droppedChanges, _overflowedChanges, _implausibleCompletions;
+    private long _droppedChanges, _overflowedChanges, _implausibleCompletions, _subtreeChanges;
     private long _latestNs;
 
     /// <summary>
@@ -208,7 +208,7 @@ public sealed class DirectoryNotifyTracker
             {
                 var path = d.Path ?? _names.GetValueOrDefault(d.FileKey);
                 if (path is null) _droppedChanges++;
-                else Place(d.Time, d.Kind, d.Process, Containing(everyWatch, path, d.Time, d.Process));
+                else Place(d.Time, d.Kind, d.Process, Containing(everyWatch, path, d.Time, d.Process), path);
             }
         }
         _deferred.Clear();
@@ -217,7 +217,7 @@ public sealed class DirectoryNotifyTracker
         _faults.CountInto(_victims, WatchersByDirectory(), final);
 
         long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
-        var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges);
+        var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges, _subtreeChanges);
         return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, _victimsOfWatcher, DirectoryName, losses, Math.Max(traceEndNs ?? _latestNs, _latestNs));
     }
 
@@ -251,7 +251,7 @@ public sealed class DirectoryNotifyTracker
         if (_active.Count == 0) return;
         if (path is not null && ActiveDirectoriesNamed())
         {
-            Place(t, kind, process, ActiveContaining(path, t, process));
+            Place(t, kind, process, ActiveContaining(path, t, process), path);
             return;
         }
         if (_deferred.Count < MaxDeferredChanges) _deferred.Add(new DeferredChange(t, kind, process, path, fileKey));
@@ -262,9 +262,16 @@ public sealed class DirectoryNotifyTracker
     /// Counts a change once for each of <paramref name="directories"/> (those holding the file, watched at the time),
     /// with the processes then watching each (<see cref="_foundSets"/>, in the same order).
     /// </summary>
-    private void Place(long t, FileChangeKind kind, ProcessRef process, List<WatchedDirectory> directories)
+    private void Place(long t, FileChangeKind kind, ProcessRef process, List<WatchedDirectory> directories, string path)
     {
         long stamp = ++_countStamp;
+        // A change below a watched directory's own entries counts only if the watch covers its subtree, which the
+        // trace does not say (bWatchSubtree is no DirNotify field): counted, and the tables say how many.
+        var parent = ParentOf(path);
+        bool direct = false;
+        for (int i = 0; i < directories.Count && !direct; i++)
+            direct = NameOf(directories[i]) is { } name && parent.Equals(name.AsSpan().TrimEnd('\\'), StringComparison.OrdinalIgnoreCase);
+        if (directories.Count > 0 && !direct) _subtreeChanges++;
         for (int i = 0; i < directories.Count; i++)
         {
             var directory = directories[i];
@@ -385,6 +392,13 @@ public sealed class DirectoryNotifyTracker
     }
 
     private string? NameOf(WatchedDirectory d) => d.Name ?? _names.GetValueOrDefault(d.Key);
+
+    private static ReadOnlySpan<char> ParentOf(string path)
+    {
+        var p = path.AsSpan().TrimEnd('\\');
+        int cut = p.LastIndexOf('\\');
+        return cut < 0 ? ReadOnlySpan<char>.Empty : p[..cut];
+    }
 
     private string DirectoryName(WatchedDirectory d) => NameOf(d) ?? $"FileKey 0x{d.Key:X}";
 
