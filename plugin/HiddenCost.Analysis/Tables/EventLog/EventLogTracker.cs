@@ -32,7 +32,6 @@ public sealed class EventLogTracker
     private readonly Dictionary<ulong, ulong> _objectOfKey = new();
     private readonly List<WmiQuery> _wmiQueries = new();
     private readonly Dictionary<string, ProcessRef> _remoteClients = new(StringComparer.OrdinalIgnoreCase);
-    private readonly HashSet<ProcessRef> _remoteRefs = new(ReferenceEqualityComparer.Instance);
     private readonly List<(ProcessRef Process, long Time)> _legacyClients = new();
     private readonly Action<Even6Call, Even6Call?> _finished;
     private readonly Func<int, long, ProcessRef>? _processAt;
@@ -187,6 +186,9 @@ public sealed class EventLogTracker
         _wmiQueries.Add(new WmiQuery(t, client, WmiEventLogQuery.QueryText(operation), groupOperationId, operationId));
     }
 
+    private bool IsRemote(ProcessRef process) =>
+        !process.IsKnown && _remoteClients.TryGetValue(process.Name, out var remote) && ReferenceEquals(remote, process);
+
     /// <summary>One stand-in per remote computer, named <c>\\NAME</c>, with no process id (distinct by its start key).</summary>
     private ProcessRef RemoteClient(string machine)
     {
@@ -197,7 +199,6 @@ public sealed class EventLogTracker
         {
             known = new ProcessRef(-1, long.MinValue + 1 + _remoteClients.Count, name);
             _remoteClients[name] = known;
-            _remoteRefs.Add(known);
         }
         return known;
     }
@@ -390,7 +391,7 @@ public sealed class EventLogTracker
 
     /// <summary>The process instance a row shows: from the pipeline's state as the whole trace describes it, else from the facts fed.</summary>
     private ProcessRef Final(ProcessRef process, long timeNs) =>
-        _remoteRefs.Contains(process) ? process
+        IsRemote(process) ? process
         : _processAt is not null ? _processAt(process.Pid, timeNs)
         : process.Name == ProcessRef.Unknown.Name && _lateNames.TryGetValue(process.Pid, out var name) ? process with { Name = name } : process;
 
