@@ -12,12 +12,15 @@ public sealed class CliRunner
     private readonly TextWriter _out;
     private readonly TextWriter _err;
     private readonly bool _interactive;
+    private readonly CancellationToken _cancellation;
 
-    public CliRunner(TextWriter output, TextWriter error, bool interactive)
+    /// <param name="cancellation">Ctrl-C: <see cref="Run"/> then throws <see cref="OperationCanceledException"/>.</param>
+    public CliRunner(TextWriter output, TextWriter error, bool interactive, CancellationToken cancellation = default)
     {
         _out = output;
         _err = error;
         _interactive = interactive;
+        _cancellation = cancellation;
     }
 
     /// <summary>Why these arguments cannot run (an unknown table, an option taken for a trace), or null.</summary>
@@ -97,6 +100,7 @@ public sealed class CliRunner
     /// analysed); 4 when every trace was read but some only in part (damaged or cut short: a warning says where).
     /// The first of 3, 1 and 4 that applies wins.
     /// </returns>
+    /// <exception cref="OperationCanceledException">The run was interrupted (the constructor's token).</exception>
     public int Run(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, OutputFormat format)
     {
         if (ArgumentError(traces, tableNames) is { } argumentError)
@@ -122,7 +126,7 @@ public sealed class CliRunner
             {
                 result = Analyze(traces[i]);
             }
-            catch (Exception e)
+            catch (Exception e) when (!(e is OperationCanceledException && _cancellation.IsCancellationRequested))
             {
                 // TraceAnalyzer turns every bad-input case into an error result; anything else is a bug. Say so,
                 // with the exception, and go on with the other traces (the JSON array still closes).
@@ -162,7 +166,7 @@ public sealed class CliRunner
 
     private AnalysisResult Analyze(string path)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path);
+        if (!_interactive) return TraceAnalyzer.Analyze(path, cancellationToken: _cancellation);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
@@ -170,7 +174,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p));
+                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p), _cancellation);
                 task.Value = 1.0;
             });
         return result!;

@@ -30,6 +30,18 @@ var format = new Option<OutputFormat>("--format", "-f")
 };
 var output = new Option<FileInfo?>("--output", "-o") { Description = "Write to this file instead of standard output" };
 
+// Messages go through a writer that cannot fail: with standard error closed, the exit code still tells.
+var err = new DiagnosticWriter(Console.Error);
+// Ctrl-C stops the analysis within a buffer and ends the run as an interrupted one (exit 130), so the progress bar
+// is taken down and the terminal's cursor shown again; a second Ctrl-C ends the process at once.
+using var interrupt = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) =>
+{
+    if (interrupt.IsCancellationRequested) return;
+    e.Cancel = true;
+    interrupt.Cancel();
+};
+
 var root = new RootCommand("hiddencost: find the CPU that other software quietly burns, from an ETL trace, on any OS");
 root.Arguments.Add(traces);
 root.Options.Add(tables);
@@ -41,12 +53,12 @@ root.SetAction(parse =>
     // Checked before the output file is opened, so a bad argument never empties an existing file.
     if (CliRunner.ArgumentError(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>()) is { } argumentError)
     {
-        Console.Error.WriteLine($"error: {argumentError}");
+        err.WriteLine($"error: {argumentError}");
         return 2;
     }
     if (file is not null && CliRunner.OutputIsATrace(file.FullName, parse.GetValue(traces) ?? Array.Empty<string>()) is { } trace)
     {
-        Console.Error.WriteLine($"error: --output {file.FullName} is the trace {trace}: writing it would destroy the trace");
+        err.WriteLine($"error: --output {file.FullName} is the trace {trace}: writing it would destroy the trace");
         return 2;
     }
     TextWriter writer;
@@ -58,22 +70,30 @@ root.SetAction(parse =>
     }
     catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
     {
-        Console.Error.WriteLine($"error: cannot write {file!.FullName}: {e.Message}");
+        err.WriteLine($"error: cannot write {file!.FullName}: {e.Message}");
         return 2;
     }
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        int exit = new CliRunner(writer, Console.Error, interactive)
+        int exit = new CliRunner(writer, err, interactive, interrupt.Token)
             .Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format));
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;
     }
-    catch (IOException e)
+    catch (OperationCanceledException) when (interrupt.IsCancellationRequested)
+    {
+        err.WriteLine("interrupted");
+        try { if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); } catch (Exception e) when (DiagnosticWriter.IsUnwritable(e)) { }
+        return 130; // 128 + SIGINT, as a shell reports a program that Ctrl-C ended
+    }
+    catch (Exception e) when (DiagnosticWriter.IsUnwritable(e))
     {
         // The output could not be written (a full disk, a closed pipe): not the trace's fault, and no stack trace.
-        Console.Error.WriteLine($"error: cannot write {(file is null ? "standard output" : file.FullName)}: {e.Message}");
-        try { if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); } catch (IOException) { } // its buffer cannot be written either
+        // EBADF (descriptor 1 closed: `hiddencost x.etl >&-`) comes as "Access to the path is denied".
+        var reason = file is null && e is UnauthorizedAccessException ? "it is closed or not open for writing" : e.Message;
+        err.WriteLine($"error: cannot write {(file is null ? "standard output" : file.FullName)}: {reason}");
+        try { if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); } catch (Exception f) when (DiagnosticWriter.IsUnwritable(f)) { } // its buffer cannot be written either
         return 2;
     }
 });
@@ -81,8 +101,8 @@ var parsed = root.Parse(args);
 if (parsed.Errors.Count > 0)
 {
     // Bad arguments exit with 2, as README says (System.CommandLine's own handling exits with 1).
-    foreach (var error in parsed.Errors) Console.Error.WriteLine($"error: {error.Message}");
-    Console.Error.WriteLine("See hiddencost --help.");
+    foreach (var error in parsed.Errors) err.WriteLine($"error: {error.Message}");
+    err.WriteLine("See hiddencost --help.");
     return 2;
 }
 return parsed.Invoke();

@@ -58,6 +58,11 @@ public sealed class EtlReader : IDisposable
     /// <exception cref="EtlFormatException">Missing, empty, not an ETL file, or an unreadable header.</exception>
     public static EtlReader Open(string path)
     {
+        if (string.IsNullOrEmpty(path)) throw new EtlFormatException(path ?? "", 0, "no file name given");
+        if (Directory.Exists(path)) throw new EtlFormatException(path, 0, "a directory, not an ETL trace file");
+        // A pipe or device has no length (0 bytes) and cannot be read at any offset, and opening a pipe for reading
+        // waits for a writer, for ever if none comes: so the length is looked at before the file is opened.
+        if (new FileInfo(path) is { Exists: true, Length: 0 }) throw new EtlFormatException(path, 0, EmptyFileReason);
         SafeFileHandle? file = null;
         ByteSource source;
         try
@@ -142,17 +147,21 @@ public sealed class EtlReader : IDisposable
 
     private bool UseReadAhead => ReadAhead && ReadAheadWorker.IsUseful(FileLength);
 
+    private const string EmptyFileReason = "empty file (0 bytes), or not a file (a pipe or device): not an ETL trace";
+
     private static TraceHeader ReadTraceHeader(string path, ByteSource source)
     {
         long length = source.Length;
-        if (length == 0) throw new EtlFormatException(path, 0, "empty file (0 bytes): not an ETL trace");
+        if (length == 0) throw new EtlFormatException(path, 0, EmptyFileReason);
         if (length < BufferHeader.Size + 32)
             throw new EtlFormatException(path, 0, $"file is {length} bytes, too small to hold an ETL buffer and its trace header");
         Span<byte> raw = stackalloc byte[BufferHeader.Size];
         source.Read(raw, 0);
         var first = BufferHeader.Parse(raw);
-        if (first.BufferSize < BufferHeader.Size || first.BufferSize > BufferHeader.MaxBufferSize || first.BufferSize > length)
-            throw new EtlFormatException(path, 0, $"not an ETL file: first buffer size {first.BufferSize} is impossible for a {length}-byte file");
+        if (first.BufferSize < BufferHeader.Size || first.BufferSize > BufferHeader.MaxBufferSize)
+            throw new EtlFormatException(path, 0, $"not an ETL file: first buffer size {first.BufferSize} is impossible");
+        if (first.BufferSize > length)
+            throw new EtlFormatException(path, 0, $"the file ends inside its first buffer ({length} of {first.BufferSize} bytes): cut short, or not an ETL file");
 
         var health = new TraceHealth();
         // The session's buffer size is not known yet; a first buffer (which holds the small header record)

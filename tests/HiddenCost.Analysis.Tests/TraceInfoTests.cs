@@ -90,7 +90,7 @@ public sealed class TraceInfoTests
     {
         var path = SharedFolder.EtlSample("etwanalyzer/EmptyETL.etl");
         var result = TraceAnalyzer.Analyze(path);
-        Assert.AreEqual($"{path}: offset 0x0: empty file (0 bytes): not an ETL trace", result.Error);
+        Assert.AreEqual($"{path}: offset 0x0: empty file (0 bytes), or not a file (a pipe or device): not an ETL trace", result.Error);
         Assert.AreEqual(TableCatalog.All.Count, result.Tables.Count);
         foreach (var table in result.Tables)
         {

@@ -42,7 +42,7 @@ public sealed class CliRunnerTests
         var path = SharedFolder.EtlSample("etwanalyzer/EmptyETL.etl");
         var (exit, _, error) = Run(new[] { path }, Array.Empty<string>(), OutputFormat.Text);
         Assert.AreEqual(1, exit);
-        Assert.AreEqual($"error: {path}: offset 0x0: empty file (0 bytes): not an ETL trace", error.Trim());
+        Assert.AreEqual($"error: {path}: offset 0x0: empty file (0 bytes), or not a file (a pipe or device): not an ETL trace", error.Trim());
     }
 
     [TestMethod]
@@ -217,6 +217,52 @@ public sealed class CliRunnerTests
         Assert.AreEqual(1, lines.Length, errors);
         StringAssert.StartsWith(lines[0], "error: cannot write standard output");
         Assert.IsFalse(errors.Contains("   at ", StringComparison.Ordinal), "no stack trace");
+    }
+
+    /// <summary>The built program run by a POSIX shell, for redirections the process API cannot make (closed descriptors).</summary>
+    private static (int Exit, string Err) RunInShell(string redirectedCommandLine)
+    {
+        var program = Path.Combine(AppContext.BaseDirectory, "hiddencost.dll");
+        var start = new System.Diagnostics.ProcessStartInfo("sh") { UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = true };
+        start.ArgumentList.Add("-c");
+        start.ArgumentList.Add($"dotnet '{program}' {redirectedCommandLine}");
+        using var shell = System.Diagnostics.Process.Start(start)!;
+        var output = shell.StandardOutput.ReadToEndAsync();
+        var errors = shell.StandardError.ReadToEnd();
+        Assert.IsTrue(shell.WaitForExit(120_000), "the program ends");
+        output.Wait();
+        return (shell.ExitCode, errors);
+    }
+
+    [TestMethod]
+    public void A_closed_standard_output_exits_2_with_one_error_line_and_no_stack_trace()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("needs a POSIX shell");
+        var (exit, errors) = RunInShell("--format csv --table 'Trace Info' >&-");
+        Assert.AreEqual(2, exit, errors);
+        Assert.AreEqual("error: cannot write standard output: it is closed or not open for writing", errors.Trim());
+    }
+
+    [TestMethod]
+    public void A_closed_standard_error_still_ends_with_the_exit_code_that_says_what_happened()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("needs a POSIX shell");
+        // The error line cannot be written; the program used to die writing that failure's exception (exit 134).
+        var missing = Path.Combine(Path.GetTempPath(), Guid.NewGuid() + ".etl");
+        Assert.AreEqual(1, RunInShell($"'{missing}' --table 'Trace Info' 2>&- >/dev/null").Exit);
+        Assert.AreEqual(2, RunInShell("--tabel 2>&-").Exit);
+    }
+
+    [TestMethod]
+    public void An_interrupted_run_stops_with_the_cancellation_not_as_an_internal_error()
+    {
+        using var interrupt = new CancellationTokenSource();
+        interrupt.Cancel();
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var runner = new CliRunner(output, error, interactive: false, interrupt.Token);
+        Assert.ThrowsExactly<OperationCanceledException>(() => runner.Run(new[] { SharedFolder.EtlSample("krabsetw/powershell.etl") }, Array.Empty<string>(), OutputFormat.Json));
+        Assert.AreEqual("", error.ToString(), "no 'internal error' line");
     }
 
     [TestMethod]

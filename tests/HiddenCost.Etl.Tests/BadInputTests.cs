@@ -31,7 +31,42 @@ public sealed class BadInputTests
         Assert.AreEqual(missing, e.FilePath);
         Assert.AreEqual("file not found", e.Reason);
         var folder = Path.GetDirectoryName(Samples.PathOf(Samples.Powershell))!;
-        Assert.AreEqual(folder, Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(folder)).FilePath);
+        var notAFile = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(folder));
+        Assert.AreEqual(folder, notAFile.FilePath);
+        Assert.AreEqual("a directory, not an ETL trace file", notAFile.Reason, "not .NET's \"Access to the path is denied\"");
+        Assert.AreEqual("no file name given", Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open("")).Reason);
+    }
+
+    [TestMethod]
+    public void A_pipe_with_no_writer_is_rejected_at_once_instead_of_waiting_for_one()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("named pipes in the file system are a POSIX feature");
+        var dir = Directory.CreateTempSubdirectory("hiddencost-pipe-");
+        try
+        {
+            var fifo = Path.Combine(dir.FullName, "trace.etl");
+            using (var mkfifo = System.Diagnostics.Process.Start("mkfifo", fifo)) mkfifo.WaitForExit();
+            // Opening a pipe for reading waits for a writer; none comes here, so the reader must not open it.
+            var open = Task.Run(() => EtlReader.Open(fifo));
+            bool ended = Task.WhenAny(open, Task.Delay(TimeSpan.FromSeconds(30))).Result == open;
+            if (!ended) File.WriteAllBytes(fifo, Array.Empty<byte>()); // a writer at last, so the waiting open ends
+            Assert.IsTrue(ended, "the reader waited for a writer");
+            var e = Assert.IsInstanceOfType<EtlFormatException>(open.Exception?.InnerException);
+            Assert.AreEqual(0L, e.Offset);
+            Assert.AreEqual("empty file (0 bytes), or not a file (a pipe or device): not an ETL trace", e.Reason);
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [TestMethod]
+    public void A_file_cut_inside_its_first_buffer_says_so()
+    {
+        var bytes = Samples.Bytes(Samples.Powershell)[..5000]; // its buffers are 8,192 bytes
+        var e = Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open(bytes, "cut.etl"));
+        Assert.AreEqual("the file ends inside its first buffer (5000 of 8192 bytes): cut short, or not an ETL file", e.Reason);
     }
 
     [TestMethod]
