@@ -49,7 +49,7 @@ public static class TraceAnalyzer
             }
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
-            var warning = damage is null ? undecodable : undecodable is null ? damage : $"{damage} {undecodable}";
+            var warning = Join(Join(damage, undecodable), JoinedNote(path, reader.Header, reader.Health));
             var lostData = LostDataNote(reader.Header, reader.Health);
             foreach (var table in tables)
             {
@@ -83,6 +83,18 @@ public static class TraceAnalyzer
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";
     }
+
+    private static string? Join(string? first, string? second) => first is null ? second : second is null ? first : $"{first} {second}";
+
+    /// <summary>
+    /// Said on every table of a file that holds more buffers than its header says were written: joined traces count
+    /// twice (or count another trace's events), and nothing in the tables themselves would show it.
+    /// </summary>
+    private static string? JoinedNote(string path, Etl.Header.TraceHeader header, Etl.Reading.TraceHealth health) =>
+        health.BuffersBeyondWritten == 0 ? null
+            : $"{path} holds {health.BuffersBeyondWritten:N0} more buffers than its trace header says were written ({header.BuffersWritten:N0}): " +
+              "traces joined together, or a recording whose header was not updated when it stopped. Every buffer was read, so figures may " +
+              "count another trace's events, or the same events twice.";
 
     /// <summary>Trace Info and Trace Readiness count ETW's losses in their own rows and notes.</summary>
     private static bool SaysLossItself(TableSpec spec) =>

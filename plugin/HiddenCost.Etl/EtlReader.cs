@@ -140,6 +140,7 @@ public sealed class EtlReader : IDisposable
         var index = BufferIndex.Build(_source, Health, Header.BufferSize, cancellation);
         index.WarnOfUncountedProcessors(Header.NumberOfProcessors, Health);
         index.WarnIfFewerThanWritten(Header.BuffersWritten, Header.LogFileMode, FileLength, Health);
+        index.WarnIfMoreThanWritten(Header.BuffersWritten, Health);
         return new Merger(NewLoader(), UseReadAhead, index, Health, Header, cancellation);
     }
 

@@ -92,6 +92,29 @@ public sealed class MutatedTraceTests
     }
 
     [TestMethod]
+    public void Traces_joined_into_one_file_say_on_every_table_that_figures_may_count_events_twice_synthetic()
+    {
+        var original = Generate("notify");
+        int buffers = FileBuffers.Walk(original).Count;
+        var path = Path.Combine(Path.GetTempPath(), $"hiddencost-joined-{Guid.NewGuid():N}.etl");
+        try
+        {
+            File.WriteAllBytes(path, [.. original, .. original]);
+            var result = TraceAnalyzer.Analyze(path);
+            Assert.IsNull(result.Error);
+            var expected = $"{path} holds {buffers:N0} more buffers than its trace header says were written ({buffers:N0}): traces joined together, " +
+                           "or a recording whose header was not updated when it stopped. Every buffer was read, so figures may count another " +
+                           "trace's events, or the same events twice.";
+            Assert.AreEqual(expected, result.Warning);
+            foreach (var table in result.Tables) CollectionAssert.Contains(table.Notes.ToList(), expected, table.Spec.Name);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [TestMethod]
     public void A_cut_trace_says_on_every_table_that_only_part_of_it_was_read_and_a_whole_one_does_not_synthetic()
     {
         var original = Generate("notify");

@@ -188,6 +188,24 @@ public sealed class BadInputTests
     }
 
     [TestMethod]
+    public void Traces_joined_into_one_file_are_read_whole_with_a_warning_from_the_headers_count_of_buffers_written()
+    {
+        // `cat powershell.etl powershell.etl`: every count doubled, and before this warning nothing said so.
+        var once = Samples.Bytes(Samples.Powershell);
+        using var joined = Samples.Copy(Samples.Powershell, bytes => [.. bytes, .. bytes]);
+        using var single = EtlReader.Open(Samples.PathOf(Samples.Powershell));
+        using var reader = EtlReader.Open(joined.Path);
+        Assert.AreEqual(2 * Count(single), Count(reader), "both copies are read");
+        Assert.AreEqual(0L, single.Health.BuffersBeyondWritten);
+        Assert.AreEqual(26L, reader.Health.BuffersBeyondWritten);
+        var warning = reader.Health.Warnings.First();
+        Assert.AreEqual(new HiddenCost.Etl.Reading.TraceWarning(0, "the trace header says 26 buffers were written, the file holds 52: traces joined together, " +
+            "or a header not updated when the recording stopped; every buffer is read"), warning);
+        Assert.IsFalse(reader.Health.IsDamaged, "nothing was left unread");
+        Assert.AreEqual(2 * once.Length, reader.FileLength);
+    }
+
+    [TestMethod]
     [DataRow(0x68 + 12, 4, 0L, "it says 0 processors", DisplayName = "no processors")]
     [DataRow(0x68 + 44, 4, 3L, "it says pointer size 3", DisplayName = "a 3-byte pointer")]
     [DataRow(0x68 + 256, 8, 1L, "it says a timer of 1 Hz", DisplayName = "a 1 Hz timer")]

@@ -111,6 +111,20 @@ internal sealed class BufferIndex
         health.WarnDamage(fileLength, $"the trace header says {buffersWritten} buffers were written, the file holds {buffers}: it ends early, at a buffer boundary");
     }
 
+    /// <summary>
+    /// More buffers than the trace header says were written: files joined together (`cat a.etl b.etl > c.etl` gives a
+    /// trace whose every count is doubled, and nothing else looks wrong) or a header that was not updated when the
+    /// recording stopped. Every buffer is still read; the warning says the figures may hold another trace's events.
+    /// </summary>
+    public void WarnIfMoreThanWritten(uint buffersWritten, TraceHealth health)
+    {
+        int buffers = _processorInFileOrder.Count;
+        if (buffersWritten == 0 || buffers <= buffersWritten) return; // 0: a header that does not say
+        health.BuffersBeyondWritten = buffers - buffersWritten;
+        health.Warn(0, $"the trace header says {buffersWritten} buffers were written, the file holds {buffers}: traces joined together, " +
+            "or a header not updated when the recording stopped; every buffer is read");
+    }
+
     private static bool LooksLikeBufferAt(ByteSource source, long offset, uint sessionBufferSize)
     {
         if (sessionBufferSize < BufferHeader.Size || sessionBufferSize > BufferHeader.MaxBufferSize) return false;

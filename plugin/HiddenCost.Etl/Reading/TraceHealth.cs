@@ -27,6 +27,11 @@ public sealed class TraceHealth
     public long TimeInversions { get; internal set; }
     /// <summary>Buffers or bytes given up because they were damaged.</summary>
     public long DamagedBuffers { get; internal set; }
+    /// <summary>
+    /// Buffers beyond the trace header's count of buffers written (0 when the file holds no more): traces joined
+    /// together, or a header not updated at the end of the recording. They are read like the others.
+    /// </summary>
+    public long BuffersBeyondWritten { get; internal set; }
     /// <summary>The file ends inside a buffer.</summary>
     public bool Truncated { get; internal set; }
     public long WarningCount { get; private set; }
