@@ -41,13 +41,14 @@ public sealed class CliRunner
         traces.Count > 0 ? traces : SampleLocator.Find() is { } sample ? new[] { sample } : Array.Empty<string>();
 
     /// <summary>
-    /// The trace among those the run analyses (<see cref="TracesOrSample"/>: with none given, the bundled sample) that
-    /// <paramref name="outputPath"/> names (the same file), or null.
+    /// The trace among those the run analyses that <paramref name="outputPath"/> names (the same file), or null. With
+    /// no trace given, any copy of the bundled sample counts: the one analysed, and the repository's that it is built
+    /// from (which a run from the repository's root would otherwise overwrite by its usual name).
     /// </summary>
     public static string? OutputIsATrace(string outputPath, IReadOnlyList<string> traces)
     {
         var output = Canonical(outputPath);
-        foreach (var trace in TracesOrSample(traces))
+        foreach (var trace in traces.Count > 0 ? traces : SampleLocator.Copies())
             if (string.Equals(Canonical(trace), output, OperatingSystem.IsWindows() || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal))
                 return trace;
         return null;

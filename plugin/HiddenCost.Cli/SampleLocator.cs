@@ -8,15 +8,20 @@ public static class SampleLocator
 {
     public const string SampleFileName = "hiddencost-sample.etl";
 
-    public static string? Find()
+    public static string? Find() => Copies().FirstOrDefault();
+
+    /// <summary>
+    /// Every copy there is, the one <see cref="Find"/> gives first: the copy beside the program, then those up the
+    /// folder tree (in a repository, the committed sample the build copies).
+    /// </summary>
+    public static IEnumerable<string> Copies()
     {
         var beside = Path.Combine(AppContext.BaseDirectory, "samples", SampleFileName);
-        if (File.Exists(beside)) return beside;
+        if (File.Exists(beside)) yield return beside;
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
         {
             var candidate = Path.Combine(dir.FullName, "samples", SampleFileName);
-            if (File.Exists(candidate)) return candidate;
+            if (candidate != beside && File.Exists(candidate)) yield return candidate;
         }
-        return null;
     }
 }

@@ -122,6 +122,12 @@ public sealed class CliRunnerTests
         Assert.IsNotNull(sample, "the bundled sample is found beside the program or up the folder tree");
         Assert.AreEqual(sample, CliRunner.OutputIsATrace(sample, Array.Empty<string>()));
         Assert.IsNull(CliRunner.OutputIsATrace(sample + ".csv", Array.Empty<string>()));
+        // The repository's committed copy, which the build copies beside the program: `-o samples/hiddencost-sample.etl`
+        // from the repository's root replaced it with text.
+        var committed = SampleLocator.Copies().Skip(1).FirstOrDefault();
+        Assert.IsNotNull(committed, "the repository's copy is found up the folder tree");
+        Assert.AreEqual(committed, CliRunner.OutputIsATrace(committed, Array.Empty<string>()));
+        Assert.IsNull(CliRunner.OutputIsATrace(committed, new[] { sample }), "with traces given, only they are guarded");
     }
 
     /// <summary>The built program itself, in a process of its own (what argument parsing and standard output do).</summary>

@@ -68,7 +68,7 @@ public sealed record LockTruth(
 /// <summary>One row of Spin-Wait by Process.</summary>
 /// <param name="Threads">Threads of the process that spun, contended, yielded or ran in the OpenMP runtime.</param>
 /// <param name="Yields">Context switches out of the process's threads with wait reason WrYieldExecution.</param>
-/// <param name="YieldsPerSecond">Yields ÷ (last yield − first yield).</param>
+/// <param name="YieldsPerSecond">(Yields − 1) ÷ (last yield − first yield): the rate between the first and the last, as the table gives it.</param>
 /// <param name="DelaySwitches">Context switches out with wait reason DelayExecution (Sleep(0)).</param>
 /// <param name="OpenMpRuntimeCpuMs">Samples whose instruction pointer is in libiomp5md.dll × interval.</param>
 /// <param name="OpenMpShare">Those samples ÷ all samples of the process.</param>
@@ -489,7 +489,7 @@ public sealed class SpinContention
         var delays = outs.Count(c => c.How.WaitReason == WaitReason.DelayExecution);
         var span = yields.Count > 1 ? trace.TicksToMs(yields[^1].Timestamp - yields[0].Timestamp) / 1000 : 0;
         var threads = outs.Where(c => c.How.WaitReason is WaitReason.WrYieldExecution or WaitReason.DelayExecution).Select(c => c.OldThread.Tid).Distinct().Count();
-        return new SpinProcessTruth(process.ImageName, process.Pid, threads, 0, yields.Count, span > 0 ? yields.Count / span : 0, delays, 0, 0, false);
+        return new SpinProcessTruth(process.ImageName, process.Pid, threads, 0, yields.Count, span > 0 ? (yields.Count - 1) / span : 0, delays, 0, 0, false);
     }
 
     private SpinProcessTruth OpenMpTruth(BuiltTrace trace, SyntheticProcess process, double interval)
