@@ -20,10 +20,9 @@ internal static class LargeTraceBuilder
     {
         Directory.CreateDirectory(folder);
         var target = Path.Combine(folder, $"{Path.GetFileNameWithoutExtension(source)}-x{minimumBytes >> 20}MiB.etl");
-        if (File.Exists(target) && new FileInfo(target).Length >= minimumBytes) return target;
-
         var bytes = File.ReadAllBytes(source);
         var buffers = BufferOffsets(bytes).Select(b => Plain(bytes, b.Offset, b.Size)).ToList();
+        if (File.Exists(target) && new FileInfo(target).Length >= minimumBytes && CountsItsCopies(target, buffers.Count)) return target;
         long first = long.MaxValue, last = long.MinValue;
         foreach (var buffer in buffers)
         {
@@ -36,11 +35,15 @@ internal static class LargeTraceBuilder
         }
         long span = last - first + 1;
 
-        var temp = target + ".tmp";
-        using (var output = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
+        // The copies first, then the header buffer in front of them with the count of buffers the whole file holds
+        // (the reader warns of a file that holds more buffers than its trace header says were written: joined traces).
+        var body = target + ".body.tmp";
+        int written = buffers.Count;
+        long bodyBytes = 0;
+        using (var output = new FileStream(body, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
         {
-            output.Write(bytes);
-            for (int round = 1; output.Length < minimumBytes; round++)
+            output.Write(bytes.AsSpan(BufferOffsets(bytes)[0].Size));
+            for (int round = 1; bodyBytes + bytes.Length < minimumBytes; round++)
             {
                 long shift = span * round;
                 foreach (var buffer in buffers.Skip(1))
@@ -48,12 +51,41 @@ internal static class LargeTraceBuilder
                     var data = (byte[])buffer.Data.Clone();
                     Shift(data, 0x10, shift); // flush time
                     foreach (int at in TimestampPositions(data)) Shift(data, at, shift);
-                    output.Write(buffer.Compressed ? Compress(data) : data);
+                    var stored = buffer.Compressed ? Compress(data) : data;
+                    output.Write(stored);
+                    bodyBytes += stored.Length;
+                    written++;
                 }
             }
         }
+        var temp = target + ".tmp";
+        using (var output = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
+        {
+            var header = (byte[])buffers[0].Data.Clone();
+            SetBuffersWritten(header, (uint)written);
+            output.Write(buffers[0].Compressed ? Compress(header) : header);
+            using var copies = File.OpenRead(body);
+            copies.CopyTo(output);
+        }
+        File.Delete(body);
         File.Move(temp, target, overwrite: true);
         return target;
+    }
+
+    /// <summary>Whether a trace built before counts its copies' buffers in its header (builds before this check kept the source's count).</summary>
+    private static bool CountsItsCopies(string built, int sourceBuffers)
+    {
+        using var reader = HiddenCost.Etl.EtlReader.Open(built);
+        return reader.Header.BuffersWritten > sourceBuffers;
+    }
+
+    /// <summary>The trace header's BuffersWritten (its payload's offset 36), in the header record that opens a plain first buffer.</summary>
+    private static void SetBuffersWritten(byte[] firstBuffer, uint buffers)
+    {
+        byte type = firstBuffer[BufferHeaderSize + 2];
+        if (type is not (1 or 2 or 3 or 4)) throw new InvalidDataException("the first record is not the trace header's system record");
+        int payload = BufferHeaderSize + (type <= 2 ? 32 : 24);
+        BinaryPrimitives.WriteUInt32LittleEndian(firstBuffer.AsSpan(payload + 36), buffers);
     }
 
     /// <summary>A buffer as stored, or (compressed) its header plus the decompressed data up to SavedOffset.</summary>
