@@ -24,14 +24,15 @@ public sealed class CliRunner
     }
 
     /// <summary>Why these arguments cannot run (an unknown table, an option taken for a trace), or null.</summary>
-    public static string? ArgumentError(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames)
+    /// <param name="literalTraces">Traces named after `--`: names, whatever they start with (`hiddencost -- -x.etl`).</param>
+    public static string? ArgumentError(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, IReadOnlySet<string>? literalTraces = null)
     {
         foreach (var name in tableNames)
             if (TableCatalog.Find(name) is null)
                 return $"no table named '{name}'. Tables: {string.Join(", ", TableCatalog.All.Select(t => t.Name))}";
         // A mistyped option (--tabel) would otherwise be read as a trace file named "--tabel".
         foreach (var trace in traces)
-            if (trace.StartsWith('-') && !File.Exists(trace))
+            if (trace.StartsWith('-') && !File.Exists(trace) && literalTraces?.Contains(trace) != true)
                 return $"unknown option '{trace}' (see hiddencost --help)";
         return null;
     }
@@ -102,9 +103,10 @@ public sealed class CliRunner
     /// The first of 3, 1 and 4 that applies wins.
     /// </returns>
     /// <exception cref="OperationCanceledException">The run was interrupted (the constructor's token).</exception>
-    public int Run(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, OutputFormat format)
+    /// <param name="literalTraces">Traces named after `--` (see <see cref="ArgumentError"/>).</param>
+    public int Run(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, OutputFormat format, IReadOnlySet<string>? literalTraces = null)
     {
-        if (ArgumentError(traces, tableNames) is { } argumentError)
+        if (ArgumentError(traces, tableNames, literalTraces) is { } argumentError)
         {
             _err.WriteLine($"error: {argumentError}");
             return 2;

@@ -47,11 +47,13 @@ root.Arguments.Add(traces);
 root.Options.Add(tables);
 root.Options.Add(format);
 root.Options.Add(output);
+// After `--`, every argument is a trace, even one that starts with a dash.
+var literalTraces = args.SkipWhile(a => a != "--").Skip(1).ToHashSet(StringComparer.Ordinal);
 root.SetAction(parse =>
 {
     var file = parse.GetValue(output);
     // Checked before the output file is opened, so a bad argument never empties an existing file.
-    if (CliRunner.ArgumentError(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>()) is { } argumentError)
+    if (CliRunner.ArgumentError(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), literalTraces) is { } argumentError)
     {
         err.WriteLine($"error: {argumentError}");
         return 2;
@@ -77,7 +79,7 @@ root.SetAction(parse =>
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
         int exit = new CliRunner(writer, err, interactive, interrupt.Token)
-            .Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format));
+            .Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;
     }

@@ -289,6 +289,19 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void A_trace_named_after_a_double_dash_is_a_file_name_even_when_it_starts_with_a_dash()
+    {
+        var missing = "-" + Guid.NewGuid() + ".etl";
+        using var child = StartProgram("--table", "Trace Info", "--", missing);
+        child.StandardOutput.ReadToEnd();
+        var errors = child.StandardError.ReadToEnd();
+        Assert.IsTrue(child.WaitForExit(120_000), "the program ends");
+        Assert.AreEqual(1, child.ExitCode, errors);
+        StringAssert.Contains(errors, $"error: {missing}: offset 0x0: file not found");
+        Assert.AreEqual(2, Run(new[] { missing }, Array.Empty<string>(), OutputFormat.Text).Exit, "without `--`, an unknown option");
+    }
+
+    [TestMethod]
     public void Csv_output_quotes_and_keeps_raw_values()
     {
         var path = SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl");
