@@ -51,6 +51,9 @@ public sealed class EtlReader : IDisposable
     /// <summary>The most bytes of buffer data one pass may hold at once (tests lower it to exercise the limit).</summary>
     internal long BufferBudgetBytes { get; set; } = MemoryBudget.DefaultLimit;
 
+    /// <summary>The most buffers a pass indexes (tests lower it to exercise the limit).</summary>
+    internal int MaxBuffers { get; set; } = BufferIndex.DefaultMaxBuffers;
+
     /// <summary>Health of the most recent <see cref="ReadEvents"/> pass (complete once it has ended).</summary>
     public TraceHealth Health { get; private set; } = new();
 
@@ -114,7 +117,7 @@ public sealed class EtlReader : IDisposable
     public long CountRecordsInFileOrder()
     {
         var health = new TraceHealth();
-        var index = BufferIndex.Build(_source, health, Header.BufferSize);
+        var index = BufferIndex.Build(_source, health, Header.BufferSize, maxBuffers: MaxBuffers);
         var loader = NewLoader();
         using var worker = UseReadAhead && index.Streams.Count > 0
             ? new ReadAheadWorker(loader, index.Streams, ReadAheadWorker.StreamByStreamOrder(index.Streams), Header.BufferSize)
@@ -137,7 +140,7 @@ public sealed class EtlReader : IDisposable
     internal Merger StartMerge(CancellationToken cancellation)
     {
         Health = new TraceHealth();
-        var index = BufferIndex.Build(_source, Health, Header.BufferSize, cancellation);
+        var index = BufferIndex.Build(_source, Health, Header.BufferSize, cancellation, MaxBuffers);
         index.WarnOfUncountedProcessors(Header.NumberOfProcessors, Health);
         index.WarnIfFewerThanWritten(Header.BuffersWritten, Header.LogFileMode, FileLength, Health);
         index.WarnIfMoreThanWritten(Header.BuffersWritten, Health);

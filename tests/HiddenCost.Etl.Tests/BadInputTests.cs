@@ -188,6 +188,22 @@ public sealed class BadInputTests
     }
 
     [TestMethod]
+    public void Indexing_stops_at_the_buffer_limit_with_damage_so_a_file_of_tiny_buffers_cannot_take_memory_without_bound()
+    {
+        // The limit is 8,388,608 buffers; lowered here to 10 of powershell.etl's 26 (8,192 bytes each).
+        var original = Samples.Bytes(Samples.Powershell);
+        var buffers = RawLayout.Buffers(original);
+        long inFirstTen = buffers.Take(10).Sum(b => RawLayout.Records(original, b).Count);
+        using var reader = EtlReader.Open(Samples.PathOf(Samples.Powershell));
+        reader.MaxBuffers = 10;
+        Assert.AreEqual(inFirstTen, Count(reader));
+        Assert.AreEqual(10L, reader.Health.Buffers);
+        Assert.AreEqual(new HiddenCost.Etl.Reading.TraceWarning(10 * 8192, "the file holds more than 10 buffers, more than any real trace of its size; the rest of the file is not read"),
+            reader.Health.FirstDamage);
+        Assert.AreEqual(inFirstTen, reader.CountRecordsInFileOrder(), "the header-only walk stops there too");
+    }
+
+    [TestMethod]
     public void Traces_joined_into_one_file_are_read_whole_with_a_warning_from_the_headers_count_of_buffers_written()
     {
         // `cat powershell.etl powershell.etl`: every count doubled, and before this warning nothing said so.

@@ -24,8 +24,17 @@ internal sealed class BufferIndex
     /// The trace header's buffer size (0 before it is known). Uncompressed buffers after the first all have
     /// this size, so when one buffer's size field is corrupt the next buffer is still found there.
     /// </param>
+    /// <summary>
+    /// The most buffers indexed. The index costs memory per buffer, and a hostile file of header-only 72-byte buffers
+    /// would need a third of its size; a real trace reaches this many buffers at hundreds of gigabytes (64 KiB buffers:
+    /// 512 GiB; XPRESS ones average 10–20 KB). Past it, the rest of the file is left unread, as damage.
+    /// </summary>
+    public const int DefaultMaxBuffers = 1 << 23;
+
     /// <param name="cancellation">Checked for every buffer: on a cold cache this pass reads the whole file's headers.</param>
-    public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0, CancellationToken cancellation = default)
+    /// <param name="maxBuffers">The most buffers indexed (<see cref="DefaultMaxBuffers"/>; tests lower it).</param>
+    public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0, CancellationToken cancellation = default,
+        int maxBuffers = DefaultMaxBuffers)
     {
         var index = new BufferIndex();
         var byProcessor = new SortedDictionary<int, List<long>>();
@@ -58,6 +67,12 @@ internal sealed class BufferIndex
             {
                 health.Truncated = true;
                 health.WarnDamage(offset, $"file ends inside a {h.BufferSize}-byte buffer ({length - offset} bytes present)");
+                break;
+            }
+            if (index._processorInFileOrder.Count >= maxBuffers)
+            {
+                health.DamagedBuffers++;
+                health.WarnDamage(offset, $"the file holds more than {maxBuffers:N0} buffers, more than any real trace of its size; the rest of the file is not read");
                 break;
             }
             if (!byProcessor.TryGetValue(h.Processor, out var list))
