@@ -20,10 +20,6 @@ internal sealed class BufferIndex
     /// <summary>The processor of each buffer, in file order (the order ETW flushed them).</summary>
     public IReadOnlyList<int> ProcessorInFileOrder => _processorInFileOrder;
 
-    /// <param name="sessionBufferSize">
-    /// The trace header's buffer size (0 before it is known). Uncompressed buffers after the first all have
-    /// this size, so when one buffer's size field is corrupt the next buffer is still found there.
-    /// </param>
     /// <summary>
     /// The most buffers indexed. The index costs memory per buffer, and a hostile file of header-only 72-byte buffers
     /// would need a third of its size; a real trace reaches this many buffers at hundreds of gigabytes (64 KiB buffers:
@@ -31,6 +27,10 @@ internal sealed class BufferIndex
     /// </summary>
     public const int DefaultMaxBuffers = 1 << 23;
 
+    /// <param name="sessionBufferSize">
+    /// The trace header's buffer size (0 before it is known). Uncompressed buffers after the first all have
+    /// this size, so when one buffer's size field is corrupt the next buffer is still found there.
+    /// </param>
     /// <param name="cancellation">Checked for every buffer: on a cold cache this pass reads the whole file's headers.</param>
     /// <param name="maxBuffers">The most buffers indexed (<see cref="DefaultMaxBuffers"/>; tests lower it).</param>
     public static BufferIndex Build(ByteSource source, TraceHealth health, uint sessionBufferSize = 0, CancellationToken cancellation = default,
