@@ -67,13 +67,21 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
 
     /// <summary>
     /// The range alive at <paramref name="timeNs"/> containing <paramref name="address"/>; else the one loaded most
-    /// recently before that time; else the first one loaded after it.
+    /// recently before that time; else the first one loaded after it. Those two fall-backs only among ranges alive at
+    /// some time in [<paramref name="windowFrom"/>, <paramref name="windowTo"/>): the lifetime of the process
+    /// instance asking, whose id an earlier or later process may have had.
     /// </summary>
-    public T? Find(ulong address, long timeNs)
+    public T? Find(ulong address, long timeNs, long windowFrom = Lifetime.BeforeTrace, long windowTo = Lifetime.AfterTrace)
     {
+        var window = new Window(windowFrom, windowTo);
         T? before = null, after = null;
-        if (Search(_batch, address, timeNs, ref before, ref after) is { } recent) return recent;
-        return Search(_main, address, timeNs, ref before, ref after) ?? before ?? after;
+        if (Search(_batch, address, timeNs, window, ref before, ref after) is { } recent) return recent;
+        return Search(_main, address, timeNs, window, ref before, ref after) ?? before ?? after;
+    }
+
+    private readonly record struct Window(long From, long To)
+    {
+        public bool Overlaps(T range) => range.RangeUnload > From && range.RangeLoad < To;
     }
 
     /// <summary>The most recently added range starting exactly at <paramref name="start"/> that is still live, or null.</summary>
@@ -87,7 +95,7 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     /// <summary>The most recently added range starting exactly at <paramref name="start"/>, live or not.</summary>
     public T? FindAt(ulong start) => At(_batch, start) ?? At(_main, start);
 
-    private T? Search(List<T> list, ulong address, long timeNs, ref T? before, ref T? after)
+    private T? Search(List<T> list, ulong address, long timeNs, Window window, ref T? before, ref T? after)
     {
         bool main = ReferenceEquals(list, _main);
         for (int i = UpperBound(list, address) - 1; i >= 0; i--)
@@ -98,12 +106,13 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
             {
                 // i is the run's last range (the walk enters a run from above): the whole run at once, then the run below.
                 int first = _orderedRunFrom[i];
-                if (address - r.RangeStart < r.RangeLength && SearchOrderedRun(first, i, timeNs, ref before, ref after) is { } hit) return hit;
+                if (address - r.RangeStart < r.RangeLength && SearchOrderedRun(first, i, timeNs, window, ref before, ref after) is { } hit) return hit;
                 i = first;
                 continue;
             }
             if (address - r.RangeStart >= r.RangeLength) continue;
             if (Lifetime.Contains(r.RangeLoad, r.RangeUnload, timeNs)) return r;
+            if (!window.Overlaps(r)) continue;
             if (r.RangeLoad <= timeNs) { if (before is null || r.RangeLoad > before.RangeLoad) before = r; }
             else if (after is null || r.RangeLoad < after.RangeLoad) after = r;
         }
@@ -113,21 +122,22 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     /// <summary>
     /// What the walk over ranges <paramref name="first"/>..<paramref name="last"/> of an ordered run (newest first)
     /// would find: only the newest range loaded by <paramref name="timeNs"/> can be alive then; it is also the run's
-    /// latest load before that time, and the newest of the earliest loads after it is its first one after.
+    /// latest load before that time, and the newest of the earliest loads after it is its first one after. (The
+    /// run's lifetimes follow one another, so when those two lie outside the window, so do all before and after them.)
     /// </summary>
-    private T? SearchOrderedRun(int first, int last, long timeNs, ref T? before, ref T? after)
+    private T? SearchOrderedRun(int first, int last, long timeNs, Window window, ref T? before, ref T? after)
     {
         int k = LastLoadedBy(first, last, timeNs);
         if (k >= first)
         {
             var r = _main[k];
             if (Lifetime.Contains(r.RangeLoad, r.RangeUnload, timeNs)) return r;
-            if (before is null || r.RangeLoad > before.RangeLoad) before = r;
+            if (window.Overlaps(r) && (before is null || r.RangeLoad > before.RangeLoad)) before = r;
         }
         if (k < last)
         {
             var r = _main[LastLoadedBy(k + 1, last, _main[k + 1].RangeLoad)];
-            if (after is null || r.RangeLoad < after.RangeLoad) after = r;
+            if (window.Overlaps(r) && (after is null || r.RangeLoad < after.RangeLoad)) after = r;
         }
         return null;
     }

@@ -78,18 +78,36 @@ public sealed class TraceState
     public ThreadInfo? GetThread(int threadId, long timeNs) =>
         _threadsById.TryGetValue(threadId, out var list) ? Pick(list, timeNs, t => t.StartTimeNs, t => t.EndTimeNs) : null;
 
-    /// <summary>The image covering <paramref name="address"/> in the process at that time; kernel addresses look in the kernel modules.</summary>
+    /// <summary>
+    /// The image covering <paramref name="address"/> in the process at that time; kernel addresses look in the kernel
+    /// modules. Only images of the process instance alive then count: a process that reused an exited one's id never
+    /// had that one's images.
+    /// </summary>
     public ImageInfo? FindImage(int processId, ulong address, long timeNs)
     {
         bool kernel = KernelAddress.IsKernel(address, KernelPointerSize);
-        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs) is { } image) return image;
+        var (from, to) = InstanceWindow(processId, timeNs);
+        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs, from, to) is { } image) return image;
         if (_images.TryGetValue(0, out var system) && system.Find(address, timeNs) is { } module) return module;
-        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs) : null;
+        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs, from, to) : null;
     }
 
-    /// <summary>The .NET method whose code covers <paramref name="address"/> in the process at that time.</summary>
-    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs) =>
-        _methods.TryGetValue(processId, out var table) ? table.Find(address, timeNs) : null;
+    /// <summary>The .NET method whose code covers <paramref name="address"/> in the process instance alive at that time.</summary>
+    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs)
+    {
+        if (!_methods.TryGetValue(processId, out var table)) return null;
+        var (from, to) = InstanceWindow(processId, timeNs);
+        return table.Find(address, timeNs, from, to);
+    }
+
+    /// <summary>
+    /// The lifetime of the instance of <paramref name="processId"/> alive at <paramref name="timeNs"/>, which bounds the
+    /// ranges a lookup may fall back on; the whole trace when none is known alive then (or for the kernel, process 0).
+    /// </summary>
+    private (long From, long To) InstanceWindow(int processId, long timeNs) =>
+        processId != 0 && GetProcess(processId, timeNs) is { } process && process.IsAlive(timeNs)
+            ? (process.StartTimeNs, process.EndTimeNs)
+            : (Lifetime.BeforeTrace, Lifetime.AfterTrace);
 
     /// <summary>What the trace says about a code address: a .NET method, else <c>module+0xRVA</c>, else the bare address.</summary>
     public ResolvedFrame ResolveFrame(int processId, ulong address, long timeNs)
@@ -131,22 +149,59 @@ public sealed class TraceState
                 if (live is not null) live.EndTimeNs = e.TimeNs; // the id was reused without an End we saw
                 AddProcess(list, new ProcessInfo(p.ProcessId, e.TimeNs, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine, p.UniqueProcessKey));
                 break;
-            case ProcessEvent.DCStart:
-                if (live is null) AddProcess(list, NewRundownProcess(p));
+            case ProcessEvent.DCStart or ProcessEvent.DCEnd:
+                if (live is null) AddProcess(list, NewRundownProcess(p, list));
                 break;
-            case ProcessEvent.DCEnd:
-                if (live is null) AddProcess(list, NewRundownProcess(p));
-                break;
-            case ProcessEvent.End or ProcessEvent.Defunct:
-                var ended = live ?? AddProcess(list, NewRundownProcess(p));
+            case ProcessEvent.End:
+                var ended = live ?? AddProcess(list, NewRundownProcess(p, list));
                 ended.EndTimeNs = e.TimeNs;
                 ended.ExitStatus = p.ExitStatus;
+                CloseMethods(p.ProcessId, e.TimeNs);
+                break;
+            case ProcessEvent.Defunct:
+                // The end rundown names processes that have exited but are still referenced. One whose End this trace
+                // holds is already ended; one that exited before the trace began was never alive in it.
+                if (live is not null)
+                {
+                    live.EndTimeNs = e.TimeNs;
+                    live.ExitStatus = p.ExitStatus;
+                    CloseMethods(p.ProcessId, e.TimeNs);
+                }
+                else if (list.Count == 0 || list[^1].UniqueProcessKey != p.UniqueProcessKey)
+                {
+                    var zombie = AddProcess(list, NewRundownProcess(p, list));
+                    zombie.EndTimeNs = zombie.StartTimeNs;
+                    zombie.ExitStatus = p.ExitStatus;
+                }
                 break;
         }
     }
 
-    private ProcessInfo NewRundownProcess(in ProcessEvent p) =>
-        new(p.ProcessId, Lifetime.BeforeTrace, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine, p.UniqueProcessKey);
+    /// <summary>
+    /// A process known from a rundown or an End alone: it started before the trace, or, when an earlier instance of
+    /// its id ended in the trace, after that one ended (its Start event was lost), never over that one's lifetime.
+    /// </summary>
+    private static ProcessInfo NewRundownProcess(in ProcessEvent p, List<ProcessInfo> earlier) =>
+        new(p.ProcessId, earlier.Count > 0 ? earlier[^1].EndTimeNs : Lifetime.BeforeTrace, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine,
+            p.UniqueProcessKey);
+
+    /// <summary>
+    /// A process's JIT-compiled code goes with it: the runtime logs no method unloads at exit, so the methods still
+    /// loaded end with the process, and a later process with the same id does not resolve frames through them.
+    /// </summary>
+    private void CloseMethods(int processId, long timeNs)
+    {
+        if (!_methods.TryGetValue(processId, out var table)) return;
+        foreach (var method in table.Items)
+            if (method.UnloadTimeNs == Lifetime.AfterTrace) method.UnloadTimeNs = Math.Max(timeNs, method.LoadTimeNs);
+    }
+
+    /// <summary>
+    /// When a range known only from a rundown (or an unload) began: with its process instance, when the instance alive
+    /// then is known (an earlier instance of the id never had it), else before the trace.
+    /// </summary>
+    private long RundownLoad(int processId, long timeNs) =>
+        processId != 0 && GetProcess(processId, timeNs) is { } process && process.IsAlive(timeNs) ? process.StartTimeNs : Lifetime.BeforeTrace;
 
     private ProcessInfo AddProcess(List<ProcessInfo> list, ProcessInfo process)
     {
@@ -176,14 +231,20 @@ public sealed class TraceState
                 if (live is null || live.ProcessId != t.ProcessId)
                 {
                     if (live is not null) live.EndTimeNs = e.TimeNs;
-                    AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, Lifetime.BeforeTrace, t.Win32StartAddress));
+                    AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, RundownStart(list), t.Win32StartAddress));
                 }
                 break;
             case ThreadEvent.End:
-                (live ?? AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, Lifetime.BeforeTrace, t.Win32StartAddress))).EndTimeNs = e.TimeNs;
+                (live ?? AddThread(list, new ThreadInfo(t.ThreadId, t.ProcessId, RundownStart(list), t.Win32StartAddress))).EndTimeNs = e.TimeNs;
                 break;
         }
     }
+
+    /// <summary>
+    /// Where a thread known from a rundown or an End alone starts: before the trace, or when the last instance of its
+    /// id ended (its Start event was lost), never over that one's lifetime.
+    /// </summary>
+    private static long RundownStart(List<ThreadInfo> earlier) => earlier.Count > 0 ? earlier[^1].EndTimeNs : Lifetime.BeforeTrace;
 
     private ThreadInfo AddThread(List<ThreadInfo> list, ThreadInfo thread)
     {
@@ -205,10 +266,10 @@ public sealed class TraceState
                 AddImage(table, image, e.TimeNs);
                 break;
             case ImageEvent.DCStart or ImageEvent.DCEnd:
-                if (live is null) AddImage(table, image, Lifetime.BeforeTrace);
+                if (live is null) AddImage(table, image, RundownLoad(image.ProcessId, e.TimeNs));
                 break;
             case ImageEvent.Unload:
-                (live ?? AddImage(table, image, Lifetime.BeforeTrace)).UnloadTimeNs = e.TimeNs;
+                (live ?? AddImage(table, image, RundownLoad(image.ProcessId, e.TimeNs))).UnloadTimeNs = e.TimeNs;
                 break;
         }
     }
@@ -236,8 +297,10 @@ public sealed class TraceState
         else if (_pendingOriginalName.Count < 1 << 16) _pendingOriginalName[(id.ProcessId, id.ImageBase)] = id.OriginalFileName;
     }
 
+    // Only a live image: merged traces log DbgID_RSDS and ImageID just before their image's event, so when an image
+    // was unloaded and another is about to load at its base, the identity is the coming one's (it waits as pending).
     private ImageInfo? ImageAt(int processId, ulong imageBase) =>
-        _images.TryGetValue(processId, out var table) ? table.FindAt(imageBase) : null;
+        _images.TryGetValue(processId, out var table) ? table.FindLiveAt(imageBase) : null;
 
     // The names are read (and interned) only for methods added: rundowns repeat methods the state already holds.
     private void ObserveMethod(in EtwEvent e, ClrMethodEventKind kind, ulong methodId, ulong start, uint size)
@@ -252,7 +315,7 @@ public sealed class TraceState
                 AddMethod(table, e, start, size, methodId, e.TimeNs);
                 break;
             case ClrMethodEventKind.DCStart or ClrMethodEventKind.DCEnd:
-                if (live is null || live.MethodId != methodId) AddMethod(table, e, start, size, methodId, Lifetime.BeforeTrace);
+                if (live is null || live.MethodId != methodId) AddMethod(table, e, start, size, methodId, RundownLoad(e.ProcessId, e.TimeNs));
                 break;
             case ClrMethodEventKind.Unload:
                 if (live is not null) live.UnloadTimeNs = e.TimeNs;

@@ -68,4 +68,27 @@ public sealed class TraceStateSampleTests
         Assert.AreEqual(@"""wpr"" -start C:\tmp\TraceLoggingTester\TraceLoggingProfile.wprp", wprStart.CommandLine);
         Assert.AreEqual(521_691_200L, wprStart.EndTimeNs);
     }
+
+    [TestMethod]
+    public void Each_image_at_a_base_used_twice_has_its_own_pdb_in_the_x86_sample()
+    {
+        // Test.x86.exe (3644) maps kernel32.dll at 0xA20000, unmaps it, maps it again, then user32.dll there: each
+        // DbgID_RSDS comes just before its image's event, so the second kernel32.dll got user32's PDB.
+        var state = SampleScan.Of(Samples.NetX86).State;
+        var atBase = state.ImagesOf(3644).Where(i => i.ImageBase == 0xA20000).ToList();
+        Assert.IsTrue(atBase.Count >= 3, string.Join(" | ", atBase));
+        foreach (var image in atBase)
+            Assert.AreEqual(Path.GetFileNameWithoutExtension(image.FileName), Path.GetFileNameWithoutExtension(image.Pdb?.PdbName ?? "(none)"), true,
+                $"{image}: {image.Pdb?.PdbName}");
+    }
+
+    [TestMethod]
+    public void A_process_that_ended_and_shows_again_in_the_defunct_rundown_is_one_instance()
+    {
+        var state = SampleScan.Of(Samples.ShutdownPerfDiagLogger).State;
+        var svchost = state.Processes.Where(p => p.ProcessId == 496).ToList();
+        Assert.AreEqual(1, svchost.Count, string.Join(" | ", svchost.Select(p => $"{p.ImageName} {p.StartTimeNs}..{p.EndTimeNs}")));
+        long end = svchost[0].EndTimeNs;
+        Assert.IsFalse(state.GetProcess(496, end + 1)!.IsAlive(end + 1), "not alive after its End event");
+    }
 }

@@ -11,8 +11,8 @@ namespace HiddenCost.Etl.Tests.State;
 [TestClass]
 public sealed class TraceStateSyntheticTests
 {
-    private static byte[] Process(int pid, string image, string commandLine, int exit = 259) =>
-        new PayloadBuilder().Ptr(0xFFFF_8000_0000_0000 + (ulong)pid).I32(pid).I32(4).I32(1).I32(exit).Ptr(0).U32(0).U32(0)
+    private static byte[] Process(int pid, string image, string commandLine, int exit = 259, ulong key = 0) =>
+        new PayloadBuilder().Ptr(key != 0 ? key : 0xFFFF_8000_0000_0000 + (ulong)pid).I32(pid).I32(4).I32(1).I32(exit).Ptr(0).U32(0).U32(0)
             .Ansiz(image).Utf16z(commandLine).Utf16z("").Utf16z("").ToArray();
 
     private static byte[] Image(int pid, ulong imageBase, ulong size, string path) =>
@@ -115,6 +115,95 @@ public sealed class TraceStateSyntheticTests
         s.Observe(SyntheticEvent.Classic(KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.DbgIdRsds, 2, rsds));
         s.Observe(K(KernelGroups.Image, ImageEvent.DCStart, 3, Image(9, 0x10000, 0x1000, "a.dll"), 1));
         Assert.AreEqual(new PdbIdentity("a.pdb", new Guid("11111111-2222-3333-4444-555555555555"), 3), s.Images.Single().Pdb);
+    }
+
+    private static byte[] Rsds(int pid, ulong imageBase, string pdb) =>
+        new PayloadBuilder().Ptr(imageBase).I32(pid).Guid(new Guid("11111111-2222-3333-4444-555555555555")).U32(1).Ansiz(pdb).ToArray();
+
+    [TestMethod]
+    public void A_pdb_identity_before_an_image_loaded_again_at_a_base_goes_to_the_new_image_not_the_unloaded_one_synthetic()
+    {
+        var s = new TraceState();
+        static EtwEvent R(int pid, ulong b, string pdb, long t) =>
+            SyntheticEvent.Classic(KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.DbgIdRsds, 2, Rsds(pid, b, pdb), timestamp: t);
+        // As merged traces order them: DbgID_RSDS, then the image event with the same timestamp.
+        s.Observe(R(9, 0x10000, "a.pdb", 10));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(9, 0x10000, 0x1000, "a.dll"), 10));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Unload, 3, Image(9, 0x10000, 0x1000, "a.dll"), 20));
+        s.Observe(R(9, 0x10000, "b.pdb", 30));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(9, 0x10000, 0x1000, "b.dll"), 30));
+        Assert.AreEqual("a.pdb", s.Images[0].Pdb?.PdbName, "a.dll keeps its PDB");
+        Assert.AreEqual("b.pdb", s.Images[1].Pdb?.PdbName, "b.dll gets its own");
+    }
+
+    [TestMethod]
+    public void A_defunct_rundown_of_a_process_that_ended_in_the_trace_adds_no_second_instance_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "a.exe", ""), 10));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.End, 4, Process(100, "a.exe", "", exit: 0), 20));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Defunct, 4, Process(100, "a.exe", "", exit: 0), 100)); // end rundown
+        Assert.AreEqual(1, s.Processes.Count);
+        Assert.AreEqual(10L, s.GetProcess(100, 15)!.StartTimeNs, "the instance that ran at t=15 started at 10");
+        Assert.IsFalse(s.GetProcess(100, 50)!.IsAlive(50), "a.exe ended at 20");
+
+        // A process that exited before the trace began (a zombie the rundown names) was never alive in it.
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Defunct, 4, Process(200, "z.exe", "", exit: 1), 100));
+        var zombie = s.GetProcess(200, 50)!;
+        Assert.AreEqual("z.exe", zombie.ImageName);
+        Assert.IsFalse(zombie.IsAlive(50));
+    }
+
+    [TestMethod]
+    public void A_thread_known_only_from_a_rundown_after_its_id_ended_does_not_take_over_the_earlier_instance_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.DCStart, 3, Thread(7, 70), 1));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.End, 3, Thread(7, 70), 20));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.DCEnd, 3, Thread(8, 70), 100)); // id reused; its Start was lost
+        Assert.AreEqual(7, s.GetThread(70, 10)!.ProcessId, "at t=10 thread 70 was in process 7");
+        Assert.AreEqual(8, s.GetThread(70, 50)!.ProcessId);
+        Assert.AreEqual(20L, s.GetThread(70, 50)!.StartTimeNs, "the later instance began no earlier than the first one ended");
+
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(5, "a.exe", ""), 10));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.End, 4, Process(5, "a.exe", ""), 20));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCEnd, 4, Process(5, "b.exe", "", key: 0xFFFF_8000_0000_1000), 100));
+        Assert.AreEqual("a.exe", s.GetProcess(5, 15)!.ImageName);
+        Assert.AreEqual("b.exe", s.GetProcess(5, 50)!.ImageName);
+    }
+
+    [TestMethod]
+    public void Jit_methods_of_an_exited_process_do_not_name_frames_of_a_process_that_reuses_its_id_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "managed.exe", ""), 10));
+        var method = new PayloadBuilder().U64(1).U64(2).U64(0x5000).U32(0x40).U32(0x06000001).U32(8)
+            .Utf16z("Contoso.Widgets.Spinner").Utf16z("Spin").Utf16z("void ()").U16(9).ToArray();
+        s.Observe(SyntheticEvent.Manifest(ClrProviders.Runtime, ClrProviders.MethodLoadVerboseId, 1, method, processId: 100, timestamp: 11));
+        Assert.AreEqual("Contoso.Widgets.Spinner.Spin", s.ResolveFrame(100, 0x5010, 15).Name);
+        s.Observe(K(KernelGroups.Process, ProcessEvent.End, 4, Process(100, "managed.exe", "", exit: 0), 20)); // .NET logs no MethodUnload at exit
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "native.exe", "", key: 0xFFFF_8000_0000_1000), 30));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(100, 0x5000, 0x1000, @"\Device\HarddiskVolume1\b.dll"), 31));
+        Assert.AreEqual("b.dll+0x10", s.ResolveFrame(100, 0x5010, 35).Name);
+        Assert.AreEqual("Contoso.Widgets.Spinner.Spin", s.ResolveFrame(100, 0x5010, 15).Name, "the first process's frames still resolve");
+    }
+
+    [TestMethod]
+    public void Images_of_an_exited_process_do_not_name_frames_of_a_process_that_reuses_its_id_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "first.exe", ""), 10));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(100, 0x10000, 0x1000, @"\Device\HarddiskVolume1\a.dll"), 11));
+        s.Observe(K(KernelGroups.Image, ImageEvent.Unload, 3, Image(100, 0x10000, 0x1000, @"\Device\HarddiskVolume1\a.dll"), 19));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.End, 4, Process(100, "first.exe", "", exit: 0), 20));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "second.exe", "", key: 0xFFFF_8000_0000_1000), 30));
+        Assert.AreEqual("0x10010", s.ResolveFrame(100, 0x10010, 35).Name, "second.exe never had a.dll mapped");
+        Assert.AreEqual("a.dll+0x10", s.ResolveFrame(100, 0x10010, 19).Name, "first.exe's frame just after the unload still names it");
+
+        // An image known only from the end rundown of the second process does not cover the first one's lifetime.
+        s.Observe(K(KernelGroups.Image, ImageEvent.DCEnd, 3, Image(100, 0x20000, 0x1000, @"\Device\HarddiskVolume1\c.dll"), 90));
+        Assert.AreEqual("0x20010", s.ResolveFrame(100, 0x20010, 15).Name);
+        Assert.AreEqual("c.dll+0x10", s.ResolveFrame(100, 0x20010, 35).Name);
     }
 
     [TestMethod]
