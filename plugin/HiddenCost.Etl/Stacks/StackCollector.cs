@@ -93,12 +93,17 @@ public sealed class StackCollector
     /// <summary>
     /// Asks for the stack of <paramref name="e"/>; returns a ticket for <see cref="StackOf"/>. Uses the thread the
     /// stack will name: SampledProfile's sampled thread, CSwitch's new (or old) thread, else the event's thread.
-    /// For EVENT_HEADER events with a stack extended item the answer is immediate.
+    /// For EVENT_HEADER events with a stack extended item the answer is immediate, unless the item's user part comes
+    /// later (call <see cref="Observe"/> for the event first).
     /// </summary>
     public int Expect(in EtwEvent e)
     {
         if (e.Kind == RecordHeaderKind.EventHeader)
         {
+            // A stack item whose user part comes in a later StackWalk event (MatchId set) left its kernel part waiting
+            // on the thread when the event was observed: the ticket is answered when the two are joined (or the kernel
+            // part is given up), as the listener is.
+            if (IsWaiting(e.ThreadId, e.RawTimestamp)) return Expect(e.RawTimestamp, e.ThreadId, e.TimeNs);
             int ticket = NewTicket();
             if (e.ExtendedData.Length > 0 && TryReadExtendedStack(e, out int kernel, out int user, out _))
                 _ticketResults[ticket] = Store.Intern(kernel, user);

@@ -164,6 +164,22 @@ public sealed class StackCollectorSyntheticTests
     }
 
     [TestMethod]
+    public void An_EVENT_HEADER_stack_item_whose_user_part_comes_later_gives_its_ticket_the_joined_stack_synthetic()
+    {
+        var data = new PayloadBuilder().U64(0x1234).U64(K1).ToArray(); // MatchId set: the user part comes later
+        var e = SyntheticEvent.Manifest(Guid.NewGuid(), 1, 0, new byte[4], extended: SyntheticEvent.ExtendedItem(ExtendedDataType.StackTrace64, data),
+            timestamp: 77, threadId: 5, processId: 6);
+        var recorder = new Recorder();
+        var c = new StackCollector(listener: recorder);
+        c.Observe(e);
+        int ticket = c.Expect(e); // as TraceSession does: observe, then the analyses ask
+        Assert.AreEqual(StackId.None, c.StackOf(ticket), "not answered with the kernel part alone");
+        c.Observe(Stack(77, 6, 5, 90, U1));
+        CollectionAssert.AreEqual(new[] { K1, U1 }, c.Store.GetFrames(recorder.Matches.Single().Stack).ToArray(), "listener");
+        CollectionAssert.AreEqual(new[] { K1, U1 }, c.Store.GetFrames(c.StackOf(ticket)).ToArray(), "ticket");
+    }
+
+    [TestMethod]
     public void Kernel_addresses_are_told_apart_for_both_pointer_sizes()
     {
         Assert.IsTrue(KernelAddress.IsKernel(0xFFFFF800_00001000, 8));
