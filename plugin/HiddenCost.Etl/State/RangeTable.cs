@@ -71,9 +71,13 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     /// some time in [<paramref name="windowFrom"/>, <paramref name="windowTo"/>): the lifetime of the process
     /// instance asking, whose id an earlier or later process may have had.
     /// </summary>
-    public T? Find(ulong address, long timeNs, long windowFrom = Lifetime.BeforeTrace, long windowTo = Lifetime.AfterTrace)
+    public T? Find(ulong address, long timeNs, long windowFrom = Lifetime.BeforeTrace, long windowTo = Lifetime.AfterTrace) =>
+        Find(address, timeNs, (windowFrom, windowTo));
+
+    /// <inheritdoc cref="Find(ulong, long, long, long)"/>
+    public T? Find(ulong address, long timeNs, (long From, long To) lifetime)
     {
-        var window = new Window(windowFrom, windowTo);
+        var window = new Window(lifetime.From, lifetime.To);
         T? before = null, after = null;
         if (Search(_batch, address, timeNs, window, ref before, ref after) is { } recent) return recent;
         return Search(_main, address, timeNs, window, ref before, ref after) ?? before ?? after;

@@ -21,6 +21,9 @@ public sealed class TraceState
     private readonly Dictionary<int, List<ThreadInfo>> _threadsById = new();
     private readonly Dictionary<int, RangeTable<ImageInfo>> _images = new();
     private readonly Dictionary<int, RangeTable<ClrMethodInfo>> _methods = new();
+    // The methods added to each process id since its last exit: those its current instance may still hold, ended
+    // with it (a process id's table keeps every earlier instance's methods too, so walking it at each exit costs).
+    private readonly Dictionary<int, List<ClrMethodInfo>> _methodsSinceStart = new();
     private readonly Dictionary<(int Pid, ulong Base), PdbIdentity> _pendingPdb = new();
     private readonly Dictionary<(int Pid, ulong Base), string> _pendingOriginalName = new();
     private readonly List<ProcessInfo> _processes = new();
@@ -72,33 +75,30 @@ public sealed class TraceState
 
     /// <summary>The instance of process <paramref name="processId"/> alive at <paramref name="timeNs"/> (else the latest one before it).</summary>
     public ProcessInfo? GetProcess(int processId, long timeNs) =>
-        _processesById.TryGetValue(processId, out var list) ? Pick(list, timeNs, p => p.StartTimeNs, p => p.EndTimeNs) : null;
+        _processesById.TryGetValue(processId, out var list) ? Pick<ProcessInfo, ProcessLifetime>(list, timeNs) : null;
 
     /// <summary>The instance of thread <paramref name="threadId"/> alive at <paramref name="timeNs"/> (else the latest one before it).</summary>
     public ThreadInfo? GetThread(int threadId, long timeNs) =>
-        _threadsById.TryGetValue(threadId, out var list) ? Pick(list, timeNs, t => t.StartTimeNs, t => t.EndTimeNs) : null;
+        _threadsById.TryGetValue(threadId, out var list) ? Pick<ThreadInfo, ThreadLifetime>(list, timeNs) : null;
 
     /// <summary>
     /// The image covering <paramref name="address"/> in the process at that time; kernel addresses look in the kernel
     /// modules. Only images of the process instance alive then count: a process that reused an exited one's id never
     /// had that one's images.
     /// </summary>
-    public ImageInfo? FindImage(int processId, ulong address, long timeNs)
+    public ImageInfo? FindImage(int processId, ulong address, long timeNs) => FindImage(processId, address, timeNs, InstanceWindow(processId, timeNs));
+
+    private ImageInfo? FindImage(int processId, ulong address, long timeNs, (long From, long To) window)
     {
         bool kernel = KernelAddress.IsKernel(address, KernelPointerSize);
-        var (from, to) = InstanceWindow(processId, timeNs);
-        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs, from, to) is { } image) return image;
+        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs, window) is { } image) return image;
         if (_images.TryGetValue(0, out var system) && system.Find(address, timeNs) is { } module) return module;
-        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs, from, to) : null;
+        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs, window) : null;
     }
 
     /// <summary>The .NET method whose code covers <paramref name="address"/> in the process instance alive at that time.</summary>
-    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs)
-    {
-        if (!_methods.TryGetValue(processId, out var table)) return null;
-        var (from, to) = InstanceWindow(processId, timeNs);
-        return table.Find(address, timeNs, from, to);
-    }
+    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs) =>
+        _methods.TryGetValue(processId, out var table) ? table.Find(address, timeNs, InstanceWindow(processId, timeNs)) : null;
 
     /// <summary>
     /// The lifetime of the instance of <paramref name="processId"/> alive at <paramref name="timeNs"/>, which bounds the
@@ -112,8 +112,11 @@ public sealed class TraceState
     /// <summary>What the trace says about a code address: a .NET method, else <c>module+0xRVA</c>, else the bare address.</summary>
     public ResolvedFrame ResolveFrame(int processId, ulong address, long timeNs)
     {
-        var method = KernelAddress.IsKernel(address, KernelPointerSize) ? null : FindMethod(processId, address, timeNs);
-        return new ResolvedFrame(address, FindImage(processId, address, timeNs), method);
+        var window = InstanceWindow(processId, timeNs); // once for both lookups: a frame is resolved per sample
+        var method = KernelAddress.IsKernel(address, KernelPointerSize) || !_methods.TryGetValue(processId, out var methods)
+            ? null
+            : methods.Find(address, timeNs, window);
+        return new ResolvedFrame(address, FindImage(processId, address, timeNs, window), method);
     }
 
     /// <summary>The images a process had mapped (any time), ordered by base address.</summary>
@@ -191,8 +194,8 @@ public sealed class TraceState
     /// </summary>
     private void CloseMethods(int processId, long timeNs)
     {
-        if (!_methods.TryGetValue(processId, out var table)) return;
-        foreach (var method in table.Items)
+        if (!_methodsSinceStart.Remove(processId, out var methods)) return;
+        foreach (var method in methods)
             if (method.UnloadTimeNs == Lifetime.AfterTrace) method.UnloadTimeNs = Math.Max(timeNs, method.LoadTimeNs);
     }
 
@@ -327,7 +330,9 @@ public sealed class TraceState
     {
         if (!ClrMethodView.TryDecode(e, out var m)) return;
         string signature = m.MethodSignature.IsEmpty ? "" : _strings.Intern(m.MethodSignature);
-        table.Add(new ClrMethodInfo(e.ProcessId, start, size, FullName(m.MethodNamespace, m.MethodName), signature, methodId, m.ModuleId, loadTimeNs));
+        var method = new ClrMethodInfo(e.ProcessId, start, size, FullName(m.MethodNamespace, m.MethodName), signature, methodId, m.ModuleId, loadTimeNs);
+        table.Add(method);
+        ListFor(_methodsSinceStart, e.ProcessId).Add(method);
         _methodCount++;
     }
 
@@ -350,14 +355,37 @@ public sealed class TraceState
         return list;
     }
 
-    private static T? Pick<T>(List<T> instances, long timeNs, Func<T, long> start, Func<T, long> end) where T : class
+    // A struct that reads the lifetime, rather than delegates: each lookup walks a pid's instances (hundreds where a
+    // trace reuses an id again and again), and a delegate call per instance showed in profiles; a struct type argument
+    // gets code of its own, with the reads inlined.
+    private interface ILifetimeOf<in T>
     {
+        long Start(T item);
+        long End(T item);
+    }
+
+    private readonly struct ProcessLifetime : ILifetimeOf<ProcessInfo>
+    {
+        public long Start(ProcessInfo item) => item.StartTimeNs;
+        public long End(ProcessInfo item) => item.EndTimeNs;
+    }
+
+    private readonly struct ThreadLifetime : ILifetimeOf<ThreadInfo>
+    {
+        public long Start(ThreadInfo item) => item.StartTimeNs;
+        public long End(ThreadInfo item) => item.EndTimeNs;
+    }
+
+    private static T? Pick<T, TLifetime>(List<T> instances, long timeNs) where T : class where TLifetime : struct, ILifetimeOf<T>
+    {
+        var lifetime = default(TLifetime);
         T? before = null;
         for (int i = instances.Count - 1; i >= 0; i--)
         {
             var item = instances[i];
-            if (Lifetime.Contains(start(item), end(item), timeNs)) return item;
-            if (before is null && start(item) <= timeNs) before = item;
+            long start = lifetime.Start(item);
+            if (Lifetime.Contains(start, lifetime.End(item), timeNs)) return item;
+            if (before is null && start <= timeNs) before = item;
         }
         return before ?? (instances.Count > 0 ? instances[0] : null);
     }
