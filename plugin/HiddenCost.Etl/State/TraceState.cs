@@ -217,8 +217,17 @@ public sealed class TraceState
     {
         if (ThreadSetName.TryDecode(e, out var name, _strings))
         {
-            if (GetThread(name.ThreadId, e.TimeNs) is { } named) named.Name = name.ThreadName;
-            else AddThread(ListFor(_threadsById, name.ThreadId), new ThreadInfo(name.ThreadId, name.ProcessId, Lifetime.BeforeTrace, 0)).Name = name.ThreadName;
+            // The live instance of the id, when it is in the named process; else a thread whose Start was lost (its id
+            // reused): an ended instance or another process's keeps its own name.
+            var named = ListFor(_threadsById, name.ThreadId);
+            var current = named.Count > 0 && named[^1].EndTimeNs == Lifetime.AfterTrace ? named[^1] : null;
+            if (current is not null && current.ProcessId == name.ProcessId)
+            {
+                current.Name = name.ThreadName;
+                return;
+            }
+            if (current is not null) current.EndTimeNs = e.TimeNs;
+            AddThread(named, new ThreadInfo(name.ThreadId, name.ProcessId, RundownStart(named), 0)).Name = name.ThreadName;
             return;
         }
         if (!ThreadEvent.TryDecode(e, out var t)) return;

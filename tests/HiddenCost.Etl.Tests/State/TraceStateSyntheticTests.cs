@@ -77,6 +77,26 @@ public sealed class TraceStateSyntheticTests
     }
 
     [TestMethod]
+    public void A_thread_name_for_a_reused_id_whose_start_was_lost_names_a_new_instance_not_the_ended_one_synthetic()
+    {
+        static EtwEvent SetName(int pid, int tid, string name, long t) =>
+            SyntheticEvent.Kernel(KernelGroups.Thread, ThreadSetName.Opcode, 2, new PayloadBuilder().I32(pid).I32(tid).Utf16z(name).ToArray(), timestamp: t);
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.Start, 3, Thread(7, 70), 10));
+        s.Observe(SetName(7, 70, "worker", 12));
+        s.Observe(K(KernelGroups.Thread, ThreadEvent.End, 3, Thread(7, 70), 20));
+        s.Observe(SetName(8, 70, "timer", 40)); // thread 70 again, in process 8; its Start was lost
+        Assert.AreEqual("worker", s.GetThread(70, 15)!.Name, "the ended thread keeps its name");
+        Assert.AreEqual(8, s.GetThread(70, 45)!.ProcessId);
+        Assert.AreEqual("timer", s.GetThread(70, 45)!.Name);
+
+        // A live instance of another process (its End and the new Start both lost) ends where the new name appears.
+        s.Observe(SetName(9, 70, "poller", 60));
+        Assert.AreEqual("timer", s.GetThread(70, 50)!.Name);
+        Assert.AreEqual((9, "poller"), (s.GetThread(70, 65)!.ProcessId, s.GetThread(70, 65)!.Name));
+    }
+
+    [TestMethod]
     public void Address_lookup_follows_image_load_and_unload_over_time_synthetic()
     {
         var s = new TraceState();
