@@ -153,6 +153,13 @@ public sealed class TraceState
                 AddProcess(list, new ProcessInfo(p.ProcessId, e.TimeNs, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine, p.UniqueProcessKey));
                 break;
             case ProcessEvent.DCStart or ProcessEvent.DCEnd:
+                // A rundown of another process object under a live id (its End and the new Start were lost) ends the
+                // live one there; the kernel's process key tells them apart (0 where a layout has none).
+                if (live is not null && live.UniqueProcessKey != p.UniqueProcessKey && live.UniqueProcessKey != 0 && p.UniqueProcessKey != 0)
+                {
+                    live.EndTimeNs = e.TimeNs;
+                    live = null;
+                }
                 if (live is null) AddProcess(list, NewRundownProcess(p, list));
                 break;
             case ProcessEvent.End:

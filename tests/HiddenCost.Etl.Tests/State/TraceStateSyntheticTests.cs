@@ -193,6 +193,19 @@ public sealed class TraceStateSyntheticTests
     }
 
     [TestMethod]
+    public void A_rundown_of_another_process_object_under_a_live_id_starts_a_new_instance_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCStart, 4, Process(5, "a.exe", ""), 1));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCEnd, 4, Process(5, "a.exe", ""), 90)); // the same process: no new instance
+        Assert.AreEqual(1, s.Processes.Count);
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCEnd, 4, Process(5, "b.exe", "", key: 0xFFFF_8000_0000_1000), 100)); // End and Start lost
+        Assert.AreEqual(2, s.Processes.Count);
+        Assert.AreEqual("a.exe", s.GetProcess(5, 50)!.ImageName);
+        Assert.AreEqual("b.exe", s.GetProcess(5, 100)!.ImageName);
+    }
+
+    [TestMethod]
     public void Jit_methods_of_an_exited_process_do_not_name_frames_of_a_process_that_reuses_its_id_synthetic()
     {
         var s = new TraceState();
