@@ -21,9 +21,10 @@ public sealed class TraceState
     private readonly Dictionary<int, List<ThreadInfo>> _threadsById = new();
     private readonly Dictionary<int, RangeTable<ImageInfo>> _images = new();
     private readonly Dictionary<int, RangeTable<ClrMethodInfo>> _methods = new();
-    // The methods added to each process id since its last exit: those its current instance may still hold, ended
-    // with it (a process id's table keeps every earlier instance's methods too, so walking it at each exit costs).
+    // The images and methods added to each process id since its last exit: those its current instance may still hold,
+    // ended with it (a process id's table keeps every earlier instance's ranges too, so walking it at each exit costs).
     private readonly Dictionary<int, List<ClrMethodInfo>> _methodsSinceStart = new();
+    private readonly Dictionary<int, List<ImageInfo>> _imagesSinceStart = new();
     private readonly Dictionary<(int Pid, ulong Base), PdbIdentity> _pendingPdb = new();
     private readonly Dictionary<(int Pid, ulong Base), string> _pendingOriginalName = new();
     private readonly List<ProcessInfo> _processes = new();
@@ -166,7 +167,7 @@ public sealed class TraceState
                 var ended = live ?? AddProcess(list, NewRundownProcess(p, list));
                 ended.EndTimeNs = e.TimeNs;
                 ended.ExitStatus = p.ExitStatus;
-                CloseMethods(p.ProcessId, e.TimeNs);
+                CloseAddressSpace(p.ProcessId, e.TimeNs);
                 break;
             case ProcessEvent.Defunct:
                 // The end rundown names processes that have exited but are still referenced. One whose End this trace
@@ -175,7 +176,7 @@ public sealed class TraceState
                 {
                     live.EndTimeNs = e.TimeNs;
                     live.ExitStatus = p.ExitStatus;
-                    CloseMethods(p.ProcessId, e.TimeNs);
+                    CloseAddressSpace(p.ProcessId, e.TimeNs);
                 }
                 else if (list.Count == 0 || list[^1].UniqueProcessKey != p.UniqueProcessKey)
                 {
@@ -196,14 +197,18 @@ public sealed class TraceState
             p.UniqueProcessKey);
 
     /// <summary>
-    /// A process's JIT-compiled code goes with it: the runtime logs no method unloads at exit, so the methods still
-    /// loaded end with the process, and a later process with the same id does not resolve frames through them.
+    /// A process's address space goes with it: the runtime logs no method unloads at exit (and an image unload may be
+    /// lost), so the methods and images still loaded end with the process, and a later process with the same id does
+    /// not resolve frames through them.
     /// </summary>
-    private void CloseMethods(int processId, long timeNs)
+    private void CloseAddressSpace(int processId, long timeNs)
     {
-        if (!_methodsSinceStart.Remove(processId, out var methods)) return;
-        foreach (var method in methods)
-            if (method.UnloadTimeNs == Lifetime.AfterTrace) method.UnloadTimeNs = Math.Max(timeNs, method.LoadTimeNs);
+        if (_methodsSinceStart.Remove(processId, out var methods))
+            foreach (var method in methods)
+                if (method.UnloadTimeNs == Lifetime.AfterTrace) method.UnloadTimeNs = Math.Max(timeNs, method.LoadTimeNs);
+        if (_imagesSinceStart.Remove(processId, out var images))
+            foreach (var image in images)
+                if (image.UnloadTimeNs == Lifetime.AfterTrace) image.UnloadTimeNs = Math.Max(timeNs, image.LoadTimeNs);
     }
 
     /// <summary>
@@ -300,6 +305,7 @@ public sealed class TraceState
         if (_pendingOriginalName.Remove((image.ProcessId, image.ImageBase), out var original)) info.OriginalFileName = original;
         table.Add(info);
         _allImages.Add(info);
+        if (image.ProcessId != 0) ListFor(_imagesSinceStart, image.ProcessId).Add(info);
         return info;
     }
 

@@ -237,6 +237,13 @@ public sealed class TraceStateSyntheticTests
         s.Observe(K(KernelGroups.Image, ImageEvent.DCEnd, 3, Image(100, 0x20000, 0x1000, @"\Device\HarddiskVolume1\c.dll"), 90));
         Assert.AreEqual("0x20010", s.ResolveFrame(100, 0x20010, 15).Name);
         Assert.AreEqual("c.dll+0x10", s.ResolveFrame(100, 0x20010, 35).Name);
+
+        // An image whose unload was lost ends with its process all the same.
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(100, 0x30000, 0x1000, @"\Device\HarddiskVolume1\d.dll"), 91));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.End, 4, Process(100, "second.exe", "", exit: 0, key: 0xFFFF_8000_0000_1000), 92));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "third.exe", "", key: 0xFFFF_8000_0000_2000), 93));
+        Assert.AreEqual("d.dll+0x10", s.ResolveFrame(100, 0x30010, 91).Name);
+        Assert.AreEqual("0x30010", s.ResolveFrame(100, 0x30010, 95).Name, "third.exe never had d.dll mapped");
     }
 
     [TestMethod]
