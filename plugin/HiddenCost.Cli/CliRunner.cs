@@ -13,6 +13,13 @@ public sealed class CliRunner
     private readonly TextWriter _err;
     private readonly bool _interactive;
     private readonly CancellationToken _cancellation;
+    private bool _analysing;
+
+    /// <summary>
+    /// Whether a trace is being analysed now (the cancellation token stops only that; a run that is writing its output
+    /// is left to end, or to be ended, as any program is).
+    /// </summary>
+    public bool IsAnalysing => Volatile.Read(ref _analysing);
 
     /// <param name="cancellation">Ctrl-C: <see cref="Run"/> then throws <see cref="OperationCanceledException"/>.</param>
     public CliRunner(TextWriter output, TextWriter error, bool interactive, CancellationToken cancellation = default)
@@ -127,7 +134,15 @@ public sealed class CliRunner
             AnalysisResult result;
             try
             {
-                result = Analyze(traces[i]);
+                Volatile.Write(ref _analysing, true);
+                try
+                {
+                    result = Analyze(traces[i]);
+                }
+                finally
+                {
+                    Volatile.Write(ref _analysing, false);
+                }
             }
             catch (Exception e) when (!(e is OperationCanceledException && _cancellation.IsCancellationRequested))
             {

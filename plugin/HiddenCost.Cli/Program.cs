@@ -32,12 +32,15 @@ var output = new Option<FileInfo?>("--output", "-o") { Description = "Write to t
 
 // Messages go through a writer that cannot fail: with standard error closed, the exit code still tells.
 var err = new DiagnosticWriter(Console.Error);
-// Ctrl-C stops the analysis within a buffer and ends the run as an interrupted one (exit 130), so the progress bar
-// is taken down and the terminal's cursor shown again; a second Ctrl-C ends the process at once.
-using var interrupt = new CancellationTokenSource();
+// Ctrl-C during an analysis stops it within a buffer and ends the run as an interrupted one (exit 130), so the
+// progress bar is taken down and the terminal's cursor shown again. At any other time (writing tables, perhaps blocked
+// on a pipe nobody reads), and at a second Ctrl-C, the process ends at once, as without this handler. The source is
+// never disposed: a Ctrl-C as the program exits would find it disposed.
+var interrupt = new CancellationTokenSource();
+CliRunner? running = null;
 Console.CancelKeyPress += (_, e) =>
 {
-    if (interrupt.IsCancellationRequested) return;
+    if (interrupt.IsCancellationRequested || running is not { IsAnalysing: true }) return;
     e.Cancel = true;
     interrupt.Cancel();
 };
@@ -47,8 +50,11 @@ root.Arguments.Add(traces);
 root.Options.Add(tables);
 root.Options.Add(format);
 root.Options.Add(output);
-// After `--`, every argument is a trace, even one that starts with a dash.
-var literalTraces = args.SkipWhile(a => a != "--").Skip(1).ToHashSet(StringComparer.Ordinal);
+// After `--`, every argument is a trace, even one that starts with a dash (not the same text before it: a mistyped
+// option there is still one).
+int endOfOptions = Array.IndexOf(args, "--");
+var literalTraces = endOfOptions < 0 ? new HashSet<string>()
+    : args[(endOfOptions + 1)..].Except(args[..endOfOptions], StringComparer.Ordinal).ToHashSet(StringComparer.Ordinal);
 root.SetAction(parse =>
 {
     var file = parse.GetValue(output);
@@ -78,8 +84,8 @@ root.SetAction(parse =>
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        int exit = new CliRunner(writer, err, interactive, interrupt.Token)
-            .Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
+        running = new CliRunner(writer, err, interactive, interrupt.Token);
+        int exit = running.Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;
     }

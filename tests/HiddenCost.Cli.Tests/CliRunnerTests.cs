@@ -260,6 +260,22 @@ public sealed class CliRunnerTests
     }
 
     [TestMethod]
+    public void Ctrl_C_while_the_tables_are_written_ends_the_program_at_once()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("sends SIGINT");
+        // Three traces' tables are more than a pipe holds: unread, the program blocks writing them, its analyses done.
+        var trace = SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip");
+        using var child = StartProgram(trace, trace, trace);
+        Thread.Sleep(TimeSpan.FromSeconds(8));
+        Assert.IsFalse(child.HasExited, "blocked on its output");
+        using (var kill = System.Diagnostics.Process.Start("kill", $"-INT {child.Id}")) kill.WaitForExit();
+        bool ended = child.WaitForExit(15_000);
+        if (!ended) child.Kill();
+        Assert.IsTrue(ended, "Ctrl-C outside an analysis is not swallowed");
+        Assert.AreNotEqual(0, child.ExitCode);
+    }
+
+    [TestMethod]
     public void An_interrupted_run_stops_with_the_cancellation_not_as_an_internal_error()
     {
         using var interrupt = new CancellationTokenSource();
@@ -299,6 +315,14 @@ public sealed class CliRunnerTests
         Assert.AreEqual(1, child.ExitCode, errors);
         StringAssert.Contains(errors, $"error: {missing}: offset 0x0: file not found");
         Assert.AreEqual(2, Run(new[] { missing }, Array.Empty<string>(), OutputFormat.Text).Exit, "without `--`, an unknown option");
+
+        // The same text before `--` is still a mistyped option.
+        using var mistyped = StartProgram("--table", "Trace Info", missing, "--", missing);
+        mistyped.StandardOutput.ReadToEnd();
+        var mistypedErrors = mistyped.StandardError.ReadToEnd();
+        Assert.IsTrue(mistyped.WaitForExit(120_000));
+        Assert.AreEqual(2, mistyped.ExitCode, mistypedErrors);
+        StringAssert.Contains(mistypedErrors, $"unknown option '{missing}'");
     }
 
     [TestMethod]
