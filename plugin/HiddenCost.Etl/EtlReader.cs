@@ -65,7 +65,7 @@ public sealed class EtlReader : IDisposable
         if (Directory.Exists(path)) throw new EtlFormatException(path, 0, "a directory, not an ETL trace file");
         // A pipe or device has no length (0 bytes) and cannot be read at any offset, and opening a pipe for reading
         // waits for a writer, for ever if none comes: so the length is looked at before the file is opened.
-        if (new FileInfo(path) is { Exists: true, Length: 0 }) throw new EtlFormatException(path, 0, EmptyFileReason);
+        if (LengthBeforeOpening(path) == 0) throw new EtlFormatException(path, 0, EmptyFileReason);
         SafeFileHandle? file = null;
         ByteSource source;
         try
@@ -150,6 +150,21 @@ public sealed class EtlReader : IDisposable
     private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes), _arrays);
 
     private bool UseReadAhead => ReadAhead && ReadAheadWorker.IsUseful(FileLength);
+
+    /// <summary>The length of the file <paramref name="path"/> names, through symbolic links; -1 when that cannot be told here.</summary>
+    private static long LengthBeforeOpening(string path)
+    {
+        try
+        {
+            var info = new FileInfo(path);
+            if (info.LinkTarget is not null && info.ResolveLinkTarget(returnFinalTarget: true) is FileInfo target) info = target;
+            return info.Exists ? info.Length : -1;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            return -1; // opening says what is wrong
+        }
+    }
 
     private const string EmptyFileReason = "empty file (0 bytes), or not a file (a pipe or device): not an ETL trace";
 

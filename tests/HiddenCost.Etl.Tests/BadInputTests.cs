@@ -54,6 +54,16 @@ public sealed class BadInputTests
             var e = Assert.IsInstanceOfType<EtlFormatException>(open.Exception?.InnerException);
             Assert.AreEqual(0L, e.Offset);
             Assert.AreEqual("empty file (0 bytes), or not a file (a pipe or device): not an ETL trace", e.Reason);
+
+            // Named through a symbolic link: the link's own length is not the pipe's.
+            var link = Path.Combine(dir.FullName, "link.etl");
+            File.CreateSymbolicLink(link, fifo);
+            var viaLink = Task.Run(() => EtlReader.Open(link));
+            ended = Task.WhenAny(viaLink, Task.Delay(TimeSpan.FromSeconds(30))).Result == viaLink;
+            if (!ended) File.WriteAllBytes(fifo, Array.Empty<byte>());
+            Assert.IsTrue(ended, "the reader waited for a writer through the link");
+            Assert.AreEqual("empty file (0 bytes), or not a file (a pipe or device): not an ETL trace",
+                Assert.IsInstanceOfType<EtlFormatException>(viaLink.Exception?.InnerException).Reason);
         }
         finally
         {

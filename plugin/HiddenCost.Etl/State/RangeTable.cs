@@ -78,9 +78,12 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     public T? Find(ulong address, long timeNs, (long From, long To) lifetime)
     {
         var window = new Window(lifetime.From, lifetime.To);
+        // The ordered runs' shortcut holds for a window around the time asked (as a process instance's lifetime is
+        // around the time of the frame it asks about); any other window walks every range.
+        bool shortcut = window.From <= timeNs && timeNs < window.To;
         T? before = null, after = null;
-        if (Search(_batch, address, timeNs, window, ref before, ref after) is { } recent) return recent;
-        return Search(_main, address, timeNs, window, ref before, ref after) ?? before ?? after;
+        if (Search(_batch, address, timeNs, window, false, ref before, ref after) is { } recent) return recent;
+        return Search(_main, address, timeNs, window, shortcut, ref before, ref after) ?? before ?? after;
     }
 
     private readonly record struct Window(long From, long To)
@@ -99,9 +102,9 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     /// <summary>The most recently added range starting exactly at <paramref name="start"/>, live or not.</summary>
     public T? FindAt(ulong start) => At(_batch, start) ?? At(_main, start);
 
-    private T? Search(List<T> list, ulong address, long timeNs, Window window, ref T? before, ref T? after)
+    private T? Search(List<T> list, ulong address, long timeNs, Window window, bool useRuns, ref T? before, ref T? after)
     {
-        bool main = ReferenceEquals(list, _main);
+        bool main = useRuns && ReferenceEquals(list, _main);
         for (int i = UpperBound(list, address) - 1; i >= 0; i--)
         {
             var r = list[i];

@@ -12,7 +12,8 @@ namespace HiddenCost.Etl.State;
 /// lifetimes (ids are reused: a process is (pid, start time)), kernel modules (process 0), PDB identities from
 /// KernelTraceControl, JIT method ranges from CLR events, thread names, and NT→DOS volume mappings.
 /// Feed every event to <see cref="Observe"/> in stream order. Lookups take a time, so frames can be resolved
-/// during the pass or at its end (rundown-only knowledge — DCEnd images and methods — covers the whole trace).
+/// during the pass or at its end (rundown-only knowledge — DCEnd images and methods — covers the lifetime of the process
+/// instance alive at the rundown, the whole trace for one that began before it).
 /// </summary>
 public sealed class TraceState
 {
@@ -150,7 +151,13 @@ public sealed class TraceState
         switch (p.Opcode)
         {
             case ProcessEvent.Start:
-                if (live is not null) live.EndTimeNs = e.TimeNs; // the id was reused without an End we saw
+                if (live is not null)
+                {
+                    // The id was reused without an End we saw. The old instance's JIT methods end here (no runtime runs
+                    // in the new one yet); its images are left: the new process's first images may map before its Start.
+                    live.EndTimeNs = e.TimeNs;
+                    CloseMethods(p.ProcessId, e.TimeNs);
+                }
                 AddProcess(list, new ProcessInfo(p.ProcessId, e.TimeNs, p.ParentId, p.SessionId, p.ImageFileName, p.CommandLine, p.UniqueProcessKey));
                 break;
             case ProcessEvent.DCStart or ProcessEvent.DCEnd:
@@ -158,7 +165,11 @@ public sealed class TraceState
                 // live one there; the kernel's process key tells them apart (0 where a layout has none).
                 if (live is not null && live.UniqueProcessKey != p.UniqueProcessKey && live.UniqueProcessKey != 0 && p.UniqueProcessKey != 0)
                 {
+                    // When the new one began is not known, nor so whose the images and methods since then are: they end
+                    // with the old one, and the new one's come again in its own rundown (images, and methods when the
+                    // runtime's rundown is recorded), which follows.
                     live.EndTimeNs = e.TimeNs;
+                    CloseAddressSpace(p.ProcessId, e.TimeNs);
                     live = null;
                 }
                 if (live is null) AddProcess(list, NewRundownProcess(p, list));
@@ -203,12 +214,17 @@ public sealed class TraceState
     /// </summary>
     private void CloseAddressSpace(int processId, long timeNs)
     {
-        if (_methodsSinceStart.Remove(processId, out var methods))
-            foreach (var method in methods)
-                if (method.UnloadTimeNs == Lifetime.AfterTrace) method.UnloadTimeNs = Math.Max(timeNs, method.LoadTimeNs);
+        CloseMethods(processId, timeNs);
         if (_imagesSinceStart.Remove(processId, out var images))
             foreach (var image in images)
                 if (image.UnloadTimeNs == Lifetime.AfterTrace) image.UnloadTimeNs = Math.Max(timeNs, image.LoadTimeNs);
+    }
+
+    private void CloseMethods(int processId, long timeNs)
+    {
+        if (_methodsSinceStart.Remove(processId, out var methods))
+            foreach (var method in methods)
+                if (method.UnloadTimeNs == Lifetime.AfterTrace) method.UnloadTimeNs = Math.Max(timeNs, method.LoadTimeNs);
     }
 
     /// <summary>

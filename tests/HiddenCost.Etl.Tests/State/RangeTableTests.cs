@@ -154,4 +154,65 @@ public sealed class RangeTableTests
         var after = covering.Where(r => r.RangeLoad > t).ToList();
         return after.Count > 0 ? after.Last(r => r.RangeLoad == after.Min(b => b.RangeLoad)) : null;
     }
+
+    private sealed class WindowRange(int id, ulong start, ulong length, long load, long unload) : IAddressRange
+    {
+        public int Id { get; } = id;
+        public ulong RangeStart { get; } = start;
+        public ulong RangeLength { get; } = length;
+        public long RangeLoad { get; } = load;
+        public long RangeUnload { get; set; } = unload;
+        public override string ToString() => $"#{Id} [{RangeLoad},{RangeUnload})";
+    }
+
+    private static WindowRange? Oracle(List<WindowRange> all, ulong address, long t, long from, long to)
+    {
+        var covering = all.Where(r => address - r.RangeStart < r.RangeLength).ToList();
+        var alive = covering.LastOrDefault(r => t >= r.RangeLoad && t < r.RangeUnload);
+        if (alive is not null) return alive;
+        var inWindow = covering.Where(r => r.RangeUnload > from && r.RangeLoad < to).ToList();
+        var before = inWindow.Where(r => r.RangeLoad <= t).OrderBy(r => r.RangeLoad).ThenBy(r => r.Id).LastOrDefault();
+        if (before is not null) return before;
+        return inWindow.Where(r => r.RangeLoad > t).OrderBy(r => r.RangeLoad).ThenByDescending(r => r.Id).FirstOrDefault();
+    }
+
+    [TestMethod]
+    [DataRow(true)]
+    [DataRow(false)]
+    public void Lookups_within_a_lifetime_window_answer_as_a_walk_over_every_range_does(bool windowContainsTime)
+    {
+        const int RUNLEN = 12; // at least 8 ranges at one start: an ordered run, searched by time
+        var random = new Random(17);
+        int mismatches = 0;
+        string first = "";
+        for (int round = 0; round < 300; round++)
+        {
+            var table = new RangeTable<WindowRange>();
+            var all = new List<WindowRange>();
+            int id = 0;
+            long time = 0;
+            for (int k = 0; k < RUNLEN; k++)
+            {
+                time += random.Next(1, 5);
+                long load = time;
+                time += random.Next(0, 5);
+                var r = new WindowRange(id++, 0x1000, 0x100, load, time);
+                all.Add(r);
+                table.Add(r);
+            }
+            _ = table.Items; // merge: the run is indexed
+            for (int q = 0; q < 200; q++)
+            {
+                long t = random.Next(-2, (int)time + 3);
+                long from, to;
+                if (windowContainsTime) { from = t - random.Next(0, 20); to = t + 1 + random.Next(0, 20); }
+                else { from = random.Next(-2, (int)time + 3); to = from + random.Next(1, 15); }
+                var expected = Oracle(all, 0x1010, t, from, to);
+                var actual = table.Find(0x1010, t, from, to);
+                if (!ReferenceEquals(expected, actual) && mismatches++ == 0)
+                    first = $"t={t} window=[{from},{to}) expected {expected} got {actual}; ranges {string.Join(" ", all)}";
+            }
+        }
+        Assert.AreEqual(0, mismatches, first);
+    }
 }

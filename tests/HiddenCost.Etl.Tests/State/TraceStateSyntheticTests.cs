@@ -221,6 +221,37 @@ public sealed class TraceStateSyntheticTests
         Assert.AreEqual("Contoso.Widgets.Spinner.Spin", s.ResolveFrame(100, 0x5010, 15).Name, "the first process's frames still resolve");
     }
 
+    private static EtwEvent MethodLoad(int pid, long t) =>
+        SyntheticEvent.Manifest(ClrProviders.Runtime, ClrProviders.MethodLoadVerboseId, 1,
+            new PayloadBuilder().U64(1).U64(2).U64(0x5000).U32(0x40).U32(0x06000001).U32(8)
+                .Utf16z("Contoso.Widgets.Spinner").Utf16z("Spin").Utf16z("void ()").U16(9).ToArray(), processId: pid, timestamp: t);
+
+    [TestMethod]
+    public void Jit_methods_end_when_a_start_reuses_a_live_id_whose_end_was_lost_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "managed.exe", ""), 10));
+        s.Observe(MethodLoad(100, 11));
+        s.Observe(K(KernelGroups.Process, ProcessEvent.Start, 4, Process(100, "native.exe", "", key: 0xFFFF_8000_0000_1000), 30)); // End lost
+        s.Observe(K(KernelGroups.Image, ImageEvent.Load, 3, Image(100, 0x5000, 0x1000, @"\Device\HarddiskVolume1\b.dll"), 31));
+        Assert.AreEqual("b.dll+0x10", s.ResolveFrame(100, 0x5010, 35).Name);
+        Assert.AreEqual("Contoso.Widgets.Spinner.Spin", s.ResolveFrame(100, 0x5010, 20).Name);
+    }
+
+    [TestMethod]
+    public void Jit_methods_end_when_a_rundown_of_another_process_object_ends_the_live_instance_synthetic()
+    {
+        var s = new TraceState();
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCStart, 4, Process(100, "managed.exe", ""), 1));
+        s.Observe(MethodLoad(100, 11));
+        // End and Start both lost: the end rundown names another process object under pid 100, then its image.
+        s.Observe(K(KernelGroups.Process, ProcessEvent.DCEnd, 4, Process(100, "native.exe", "", key: 0xFFFF_8000_0000_1000), 100));
+        s.Observe(K(KernelGroups.Image, ImageEvent.DCEnd, 3, Image(100, 0x5000, 0x1000, @"\Device\HarddiskVolume1\b.dll"), 101));
+        Assert.AreEqual("native.exe", s.GetProcess(100, 150)!.ImageName);
+        Assert.AreEqual("b.dll+0x10", s.ResolveFrame(100, 0x5010, 150).Name);
+        Assert.AreEqual("Contoso.Widgets.Spinner.Spin", s.ResolveFrame(100, 0x5010, 50).Name);
+    }
+
     [TestMethod]
     public void Images_of_an_exited_process_do_not_name_frames_of_a_process_that_reuses_its_id_synthetic()
     {
