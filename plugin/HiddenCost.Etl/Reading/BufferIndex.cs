@@ -72,7 +72,7 @@ internal sealed class BufferIndex
             if (index._processorInFileOrder.Count >= maxBuffers)
             {
                 health.DamagedBuffers++;
-                health.WarnDamage(offset, $"the file holds more than {maxBuffers:N0} buffers, more than any real trace of its size; the rest of the file is not read");
+                health.WarnDamage(offset, $"the file holds more than {maxBuffers:N0} buffers, the most this reader indexes (a trace of 64 KiB buffers reaches that at 512 GiB); the rest of the file is not read");
                 break;
             }
             if (!byProcessor.TryGetValue(h.Processor, out var list))
