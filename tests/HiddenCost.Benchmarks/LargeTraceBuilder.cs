@@ -75,8 +75,15 @@ internal static class LargeTraceBuilder
     /// <summary>Whether a trace built before counts its copies' buffers in its header (builds before this check kept the source's count).</summary>
     private static bool CountsItsCopies(string built, int sourceBuffers)
     {
-        using var reader = HiddenCost.Etl.EtlReader.Open(built);
-        return reader.Header.BuffersWritten > sourceBuffers;
+        try
+        {
+            using var reader = HiddenCost.Etl.EtlReader.Open(built);
+            return reader.Header.BuffersWritten > sourceBuffers;
+        }
+        catch (HiddenCost.Etl.EtlFormatException)
+        {
+            return false; // a damaged leftover (a build cut short): built again
+        }
     }
 
     /// <summary>The trace header's BuffersWritten (its payload's offset 36), in the header record that opens a plain first buffer.</summary>
