@@ -266,7 +266,15 @@ public sealed class CliRunnerTests
         // Three traces' tables are more than a pipe holds: unread, the program blocks writing them, its analyses done.
         var trace = SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip");
         using var child = StartProgram(trace, trace, trace);
-        Thread.Sleep(TimeSpan.FromSeconds(8));
+        // Blocked once its CPU time stops growing (a fixed wait would be too short on a busy machine).
+        var deadline = DateTime.UtcNow.AddSeconds(90);
+        for (var cpu = TimeSpan.MinValue; DateTime.UtcNow < deadline && !child.HasExited;)
+        {
+            Thread.Sleep(1000);
+            child.Refresh();
+            if (child.TotalProcessorTime == cpu) break;
+            cpu = child.TotalProcessorTime;
+        }
         Assert.IsFalse(child.HasExited, "blocked on its output");
         using (var kill = System.Diagnostics.Process.Start("kill", $"-INT {child.Id}")) kill.WaitForExit();
         bool ended = child.WaitForExit(15_000);
