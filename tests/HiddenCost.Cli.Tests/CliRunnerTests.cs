@@ -316,7 +316,7 @@ public sealed class CliRunnerTests
     [TestMethod]
     public void A_trace_named_after_a_double_dash_is_a_file_name_even_when_it_starts_with_a_dash()
     {
-        var missing = "-" + Guid.NewGuid() + ".etl";
+        var missing = "-missing-" + Guid.NewGuid() + ".etl"; // not -f…, -t… or -o…: those parse as options with their values
         using var child = StartProgram("--table", "Trace Info", "--", missing);
         child.StandardOutput.ReadToEnd();
         var errors = child.StandardError.ReadToEnd();
