@@ -64,8 +64,10 @@ public sealed class EtlReader : IDisposable
         if (string.IsNullOrEmpty(path)) throw new EtlFormatException(path ?? "", 0, "no file name given");
         if (Directory.Exists(path)) throw new EtlFormatException(path, 0, "a directory, not an ETL trace file");
         // A pipe or device has no length (0 bytes) and cannot be read at any offset, and opening a pipe for reading
-        // waits for a writer, for ever if none comes: so the length is looked at before the file is opened.
-        if (LengthBeforeOpening(path) == 0) throw new EtlFormatException(path, 0, EmptyFileReason);
+        // waits for a writer, for ever if none comes: so on Linux and macOS the length is looked at before the file is
+        // opened. Not on Windows, whose pipes are not files in a folder, and where a directory entry's length can lag
+        // behind a file still being written (a trace in the making would read as empty); opening finds an empty file.
+        if (!OperatingSystem.IsWindows() && LengthBeforeOpening(path) == 0) throw new EtlFormatException(path, 0, EmptyFileReason);
         SafeFileHandle? file = null;
         ByteSource source;
         try
