@@ -71,13 +71,9 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
     /// some time in [<paramref name="windowFrom"/>, <paramref name="windowTo"/>): the lifetime of the process
     /// instance asking, whose id an earlier or later process may have had.
     /// </summary>
-    public T? Find(ulong address, long timeNs, long windowFrom = Lifetime.BeforeTrace, long windowTo = Lifetime.AfterTrace) =>
-        Find(address, timeNs, (windowFrom, windowTo));
-
-    /// <inheritdoc cref="Find(ulong, long, long, long)"/>
-    public T? Find(ulong address, long timeNs, (long From, long To) lifetime)
+    public T? Find(ulong address, long timeNs, long windowFrom = Lifetime.BeforeTrace, long windowTo = Lifetime.AfterTrace)
     {
-        var window = new Window(lifetime.From, lifetime.To);
+        var window = new Window(windowFrom, windowTo);
         // The ordered runs' shortcut holds for a window around the time asked (as a process instance's lifetime is
         // around the time of the frame it asks about); any other window walks every range.
         bool shortcut = window.From <= timeNs && timeNs < window.To;

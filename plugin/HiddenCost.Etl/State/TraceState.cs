@@ -93,14 +93,16 @@ public sealed class TraceState
     private ImageInfo? FindImage(int processId, ulong address, long timeNs, (long From, long To) window)
     {
         bool kernel = KernelAddress.IsKernel(address, KernelPointerSize);
-        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs, window) is { } image) return image;
+        if (!kernel && _images.TryGetValue(processId, out var own) && own.Find(address, timeNs, window.From, window.To) is { } image) return image;
         if (_images.TryGetValue(0, out var system) && system.Find(address, timeNs) is { } module) return module;
-        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs, window) : null;
+        return kernel && processId != 0 && _images.TryGetValue(processId, out own) ? own.Find(address, timeNs, window.From, window.To) : null;
     }
 
     /// <summary>The .NET method whose code covers <paramref name="address"/> in the process instance alive at that time.</summary>
-    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs) =>
-        _methods.TryGetValue(processId, out var table) ? table.Find(address, timeNs, InstanceWindow(processId, timeNs)) : null;
+    public ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs) => FindMethod(processId, address, timeNs, InstanceWindow(processId, timeNs));
+
+    private ClrMethodInfo? FindMethod(int processId, ulong address, long timeNs, (long From, long To) window) =>
+        _methods.TryGetValue(processId, out var table) ? table.Find(address, timeNs, window.From, window.To) : null;
 
     /// <summary>
     /// The lifetime of the instance of <paramref name="processId"/> alive at <paramref name="timeNs"/>, which bounds the
@@ -115,9 +117,7 @@ public sealed class TraceState
     public ResolvedFrame ResolveFrame(int processId, ulong address, long timeNs)
     {
         var window = InstanceWindow(processId, timeNs); // once for both lookups: a frame is resolved per sample
-        var method = KernelAddress.IsKernel(address, KernelPointerSize) || !_methods.TryGetValue(processId, out var methods)
-            ? null
-            : methods.Find(address, timeNs, window);
+        var method = KernelAddress.IsKernel(address, KernelPointerSize) ? null : FindMethod(processId, address, timeNs, window);
         return new ResolvedFrame(address, FindImage(processId, address, timeNs, window), method);
     }
 

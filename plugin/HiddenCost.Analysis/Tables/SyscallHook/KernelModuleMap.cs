@@ -79,9 +79,8 @@ public sealed class KernelModuleMap
             Add(_lastUnload.TryGetValue(imageBase, out long previous) ? previous : long.MinValue, imageBase, imageSize, fileName, NameOf(fileName));
         }
         _lastUnload[imageBase] = t;
-        var live = _liveByBase[imageBase];
-        _liveByBase.Remove(imageBase);
-        foreach (var m in live)
+        _liveByBase.Remove(imageBase, out var live);
+        foreach (var m in live!) // Add put one there when none was
         {
             m.UnloadNs = t;
             _live.Remove((imageBase, m.Name.Index));
