@@ -86,8 +86,14 @@ public sealed class EventCountsTests
         Assert.AreEqual(10_382, Count(t, "Microsoft-Windows-DotNETRuntime", "GarbageCollection/GCAllocationTick"));
         Assert.AreEqual(4, Count(t, "Microsoft-Windows-DNS-Client", "DnsServerForInterface"), "a provider named only by its schema");
         Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! == "1c95126e-7eea-49a9-a3fe-a378b03ddb4d"));
-        // Events without an embedded schema keep their number.
-        Assert.AreEqual(53, Count(t, "a8a71ac1-040f-54a2-07ca-00a89b5ab761", "22"));
+        // EventSources log their own manifests (ManifestData, 65534), which name them and their events too.
+        Assert.AreEqual(53, Count(t, "PerfView", "PerfViewLog"));
+        Assert.AreEqual(2, Count(t, "PerfView", "ManifestData"));
+        Assert.AreEqual(3, Count(t, "System.Threading.Tasks.TplEventSource", "TaskScheduled/Send"));
+        Assert.AreEqual(1, Count(t, "System.Diagnostics.Eventing.FrameworkEventSource", "ManifestData"));
+        Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! is "a8a71ac1-040f-54a2-07ca-00a89b5ab761" or "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5"));
+        // Events nothing describes keep their number.
+        Assert.AreEqual(264, Count(t, "Microsoft-Windows-DotNETRuntimePrivate", "10"));
         // 763fd754-… is the runtime's Private provider (PerfView's ClrPrivateTraceEventParser), not its Stress one.
         long privateEvents = t.Rows.Where(r => (Guid)r[1]! == new Guid("763fd754-7086-4dfe-95eb-c01a46faf4ca")).Sum(r => (long)r[7]!);
         Assert.AreEqual(1_627, privateEvents);

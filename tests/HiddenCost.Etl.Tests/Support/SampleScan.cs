@@ -27,6 +27,7 @@ internal sealed class SampleScan
     public List<(int Ticket, int ThreadId, long TimeNs)> SampleTickets { get; } = new();
     public List<DecodedEvent> TraceLoggingEvents { get; } = new();
     public List<DecodedEvent> EmbeddedSchemaEvents { get; } = new();
+    public List<DecodedEvent> EventSourceEvents { get; } = new();
     public List<ProcessEvent> ProcessEvents { get; } = new();
     public List<ClrMethod> MainMethods { get; } = new();
     public List<DbgIdRsds> Rsds { get; } = new();
@@ -51,7 +52,12 @@ internal sealed class SampleScan
         foreach (var e in reader.ReadEvents())
         {
             scan.State.Observe(e);
-            if (scan.Generic.Observe(e)) { scan.Inc("MetaData"); continue; }
+            if (scan.Generic.Observe(e))
+            {
+                // MetaData events are classic events of their own; an EventSource's ManifestData is one of its events.
+                if (e.Kind != Records.RecordHeaderKind.EventHeader) { scan.Inc("MetaData"); continue; }
+                scan.Inc("ManifestData");
+            }
             if (scan.Stacks.Observe(e))
             {
                 if (StackWalkStack.TryDecode(e, out _)) scan.Inc("StackWalk/Stack");
@@ -100,12 +106,13 @@ internal sealed class SampleScan
         var fields = Generic.DecodeToList(e, out var schema, out var status);
         if (fields is null)
         {
-            ManifestProvidersWithoutSchema.Add(e.ProviderId);
+            if (!EventSourceManifestAssembler.IsManifestEvent(e)) ManifestProvidersWithoutSchema.Add(e.ProviderId);
             return;
         }
         var decoded = new DecodedEvent(e.ProviderId, e.EventId, e.ProcessId, e.TimeNs, schema!, fields, status, ticket);
         if (traceLogging) TraceLoggingEvents.Add(decoded);
         else if (e.ProviderId == KernelFileProvider) EmbeddedSchemaEvents.Add(decoded);
+        else if (schema!.Source == SchemaSource.EventSourceManifest) EventSourceEvents.Add(decoded);
     }
 
     public static readonly Guid KernelFileProvider = new("edd08927-9cc4-4e65-b970-c2560fb5c289");

@@ -17,12 +17,12 @@ internal static class SyntheticEvent
     }
 
     public static EtwEvent Manifest(Guid provider, ushort id, byte version, byte[] payload, bool is64 = true, byte[]? extended = null,
-        long timestamp = 0, int threadId = 1, int processId = 1, long timeNs = -1)
+        long timestamp = 0, int threadId = 1, int processId = 1, long timeNs = -1, byte opcode = 0)
     {
         var ext = extended ?? Array.Empty<byte>();
         var record = ext.Concat(payload).ToArray();
         var h = new RecordHeader(RecordHeaderKind.EventHeader, is64, record.Length, ext.Length, 0, ext.Length, timestamp, threadId, processId,
-            provider, 0, 0, id, version, 4, 0, 0, 0, (ushort)(ext.Length > 0 ? 1 : 0));
+            provider, 0, opcode, id, version, 4, 0, 0, 0, (ushort)(ext.Length > 0 ? 1 : 0));
         return new EtwEvent(in new HeaderBox(h).Header, record, timeNs < 0 ? timestamp : timeNs, 0, threadId, processId, 0);
     }
 

@@ -16,7 +16,7 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 {
     public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.EventCounts, "Event Counts",
             "Every event kind in the trace: provider, event, header kind, count and how many carry a stack.", "HiddenCost/Trace")
-        .Column("Provider", ColumnType.Text, description: "kernel events: the MOF group name; others: provider name when known (built in, TraceLogging traits, or the schemas a merged trace embeds), else the GUID")
+        .Column("Provider", ColumnType.Text, description: "kernel events: the MOF group name; others: provider name when known (built in, TraceLogging traits, or the schemas the trace embeds: a merged trace's, an EventSource's own manifest), else the GUID")
         .Column("Provider Id", ColumnType.Guid)
         .Column("Event", ColumnType.Text, description: "event or opcode name when known (built in, TraceLogging metadata, or the trace's embedded schemas), else the number")
         .Column("Id", ColumnType.Integer, description: "EVENT_HEADER event id; 0 for kernel and classic events")
@@ -34,8 +34,9 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     // TraceLogging events take their names from their metadata (and any event naming its provider in provider traits
     // takes that name), so those are looked up by name.
     private readonly Dictionary<EventKey, Counter> _byKind = new();
-    // A merged trace embeds its manifest events' schemas (KernelTraceControl MetaData), which name their providers
-    // and events as WPA shows them; they come at the end of the trace, so rows are named from them when built.
+    // A merged trace embeds its manifest events' schemas (KernelTraceControl MetaData), and an EventSource logs its own
+    // manifest (ManifestData); both name providers and events as WPA shows them. MetaData comes at the end of the
+    // trace, so rows are named from them when built.
     private readonly SchemaCatalog _schemas = new();
 
     public EventCountsAnalysis(TraceSession session) => _session = session;
@@ -45,7 +46,11 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     public void OnEvent(in EtwEvent e)
     {
         bool withStack = false, traceLogging = false;
-        if (e.Kind == RecordHeaderKind.EventHeader) Scan(e.ExtendedData, out withStack, out traceLogging);
+        if (e.Kind == RecordHeaderKind.EventHeader)
+        {
+            Scan(e.ExtendedData, out withStack, out traceLogging);
+            if (EventSourceManifestAssembler.IsManifestEvent(e)) _schemas.Observe(e);
+        }
         else if (e.Kind is RecordHeaderKind.Classic or RecordHeaderKind.Instance) _schemas.Observe(e);
         Counter? counter;
         if (traceLogging) counter = Row(e);
@@ -78,11 +83,16 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         return new[] { table };
     }
 
-    /// <summary>A manifest event's row with the names its embedded schema gives, where it had none of its own.</summary>
+    /// <summary>
+    /// A manifest event's row with the names its embedded schema gives, where it had none of its own; an event the
+    /// schemas do not describe (an EventSource's ManifestData, say) still takes its provider's name from them.
+    /// </summary>
     private RowKey NamedFromSchema(RowKey k)
     {
-        if (k.Header != "EVENT_HEADER" || !_schemas.TryGetSchema(k.ProviderId, k.Id, k.Version, out var schema)) return k;
+        if (k.Header != "EVENT_HEADER") return k;
         bool unnamedProvider = k.ProviderName == k.ProviderId.ToString(), unnamedEvent = k.EventName == k.Id.ToString();
+        if (!_schemas.TryGetSchema(k.ProviderId, k.Id, k.Version, out var schema))
+            return unnamedProvider && _schemas.ProviderName(k.ProviderId) is { Length: > 0 } provider ? k with { ProviderName = provider } : k;
         return k with
         {
             ProviderName = unnamedProvider && schema.ProviderName.Length > 0 ? schema.ProviderName : k.ProviderName,
@@ -102,7 +112,9 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
             {
                 var (tlProvider, tlEvent) = TraceLoggingNames(e.ExtendedData);
                 var provider = tlProvider ?? EventNames.Provider(e.ProviderId) ?? e.ProviderId.ToString();
-                return new RowKey(provider, e.ProviderId, tlEvent ?? EventNames.ManifestEvent(e.ProviderId, e.EventId) ?? e.EventId.ToString(),
+                string? name = tlEvent ?? EventNames.ManifestEvent(e.ProviderId, e.EventId)
+                    ?? (EventSourceManifestAssembler.IsManifestEvent(e) ? "ManifestData" : null);
+                return new RowKey(provider, e.ProviderId, name ?? e.EventId.ToString(),
                     e.EventId, e.Opcode, e.Version, "EVENT_HEADER");
             }
             default:

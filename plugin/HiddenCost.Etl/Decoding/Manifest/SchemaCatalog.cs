@@ -5,9 +5,12 @@ using HiddenCost.Etl.Records;
 namespace HiddenCost.Etl.Decoding.Manifest;
 
 /// <summary>
-/// The manifest schemas a merged trace embeds (KernelTraceControl MetaData EventInfo / EventMapInfo), learned
-/// as the ordered stream passes: feed every event to <see cref="Observe"/>, then ask <see cref="TryGetSchema"/>
-/// for a manifest event's layout. The MetaData events of a provider come before its events in merged traces.
+/// The manifest schemas a trace embeds, learned as the ordered stream passes: those of a merged trace
+/// (KernelTraceControl MetaData EventInfo / EventMapInfo) and the manifests EventSources log about themselves
+/// (ManifestData, event 0xFFFE). Feed every event to <see cref="Observe"/>, then ask <see cref="TryGetSchema"/>
+/// for a manifest event's layout. The MetaData events of a provider come before its events in merged traces; an
+/// EventSource logs its manifest when the session enables it, before its events. MetaData schemas win over an
+/// EventSource's own (they are what TDH showed at merge time), and a manifest sent again replaces the one before.
 /// Built-in schemas can be added with <see cref="Add"/>; embedded ones win over them. Not thread-safe, lookups
 /// included (they fill a cache): one catalog per pass.
 /// </summary>
@@ -19,6 +22,10 @@ public sealed class SchemaCatalog : IValueMapSource
     private readonly Dictionary<(Guid EventGuid, byte Opcode, byte Version), EventSchema> _classic = new();
     private readonly Dictionary<(Guid Provider, string Name), ValueMap> _maps = new();
     private readonly List<string> _errors = new();
+    private readonly EventSourceManifestAssembler _eventSourceChunks = new();
+    private readonly Dictionary<Guid, string> _providerNames = new();
+    // Value maps that came from EventSource manifests: a later manifest of the provider may replace them.
+    private readonly HashSet<(Guid Provider, string Name)> _eventSourceMaps = new();
 
     // Most events of a trace come from a handful of (provider, id, version) triples and name a handful of value
     // maps; these small direct-mapped caches answer them without hashing a GUID and a tuple (or a string) for
@@ -33,15 +40,25 @@ public sealed class SchemaCatalog : IValueMapSource
     /// <summary>MetaData EventMapInfo events seen.</summary>
     public int EventMapInfoEvents { get; private set; }
 
+    /// <summary>EventSource manifests read whole (each sending counts).</summary>
+    public int EventSourceManifests { get; private set; }
+
     public int SchemaCount => _manifest.Count + _classic.Count;
     public int MapCount => _maps.Count;
 
-    /// <summary>Why MetaData events could not be used (the first 20).</summary>
+    /// <summary>Why MetaData events or EventSource manifests could not be used, or parts of them (the first 20).</summary>
     public IReadOnlyList<string> Errors => _errors;
 
     /// <summary>Learns from a MetaData event; true when <paramref name="e"/> was one.</summary>
     public bool Observe(in EtwEvent e)
     {
+        if (e.Kind == RecordHeaderKind.EventHeader)
+        {
+            if (!EventSourceManifestAssembler.IsManifestEvent(e)) return false;
+            if (_eventSourceChunks.TryAdd(e, out var manifest, out var chunkError)) AddEventSourceManifest(e, manifest);
+            else if (chunkError is not null) Error(e, chunkError);
+            return true;
+        }
         if (e.Kind is not (RecordHeaderKind.Classic or RecordHeaderKind.Instance) || e.ProviderId != KernelTraceControlIds.MetaDataTask) return false;
         if (e.Opcode == KernelTraceControlIds.EventInfo)
         {
@@ -59,6 +76,7 @@ public sealed class SchemaCatalog : IValueMapSource
             else if (_maps.Count < MaxSchemas)
             {
                 _maps[(map.Value.ProviderId, map.Value.Map.Name)] = map.Value.Map;
+                _eventSourceMaps.Remove((map.Value.ProviderId, map.Value.Map.Name));
                 ForgetLookups();
             }
             return true;
@@ -105,10 +123,48 @@ public sealed class SchemaCatalog : IValueMapSource
         return map;
     }
 
+    /// <summary>The provider's name, from any schema or manifest the trace embeds for it; null when none names it.</summary>
+    public string? ProviderName(Guid providerId) => _providerNames.GetValueOrDefault(providerId);
+
+    private void AddEventSourceManifest(in EtwEvent e, byte[] xml)
+    {
+        var parsed = InstrumentationManifestParser.Parse(xml, out var error);
+        if (parsed is null)
+        {
+            Error(e, $"EventSource manifest of {e.ProviderId}: {error}");
+            return;
+        }
+        if (parsed.ProviderId != e.ProviderId)
+        {
+            Error(e, $"EventSource manifest logged by {e.ProviderId} describes provider {parsed.ProviderId}; not used");
+            return;
+        }
+        EventSourceManifests++;
+        foreach (var problem in parsed.Problems) Error(e, $"EventSource manifest of {parsed.ProviderName}: {problem}");
+        if (parsed.ProviderName.Length > 0) _providerNames.TryAdd(parsed.ProviderId, parsed.ProviderName);
+        foreach (var schema in parsed.Schemas)
+        {
+            var key = (schema.ProviderId, schema.EventId, schema.Version);
+            if (_manifest.TryGetValue(key, out var known) ? known.Source == SchemaSource.EventSourceManifest : SchemaCount < MaxSchemas)
+                _manifest[key] = schema;
+        }
+        foreach (var map in parsed.Maps)
+        {
+            var key = (parsed.ProviderId, map.Name);
+            if (_maps.ContainsKey(key) ? _eventSourceMaps.Contains(key) : _maps.Count < MaxSchemas)
+            {
+                _maps[key] = map;
+                _eventSourceMaps.Add(key);
+            }
+        }
+        ForgetLookups();
+    }
+
     private void AddInfo(EventInfo info)
     {
         if (SchemaCount >= MaxSchemas) return;
         var s = info.Schema;
+        if (s.ProviderName.Length > 0) _providerNames[s.ProviderId] = s.ProviderName;
         if (info.DecodingSource == DecodingSource.Wbem) _classic[(info.EventGuid, s.Opcode, s.Version)] = s;
         else _manifest[(s.ProviderId, s.EventId, s.Version)] = s;
         ForgetLookups();
@@ -126,6 +182,9 @@ public sealed class SchemaCatalog : IValueMapSource
 
     private void Error(in EtwEvent e, string? error)
     {
-        if (_errors.Count < 20) _errors.Add($"offset 0x{e.FileOffset:X}: MetaData event {e.Opcode}: {error}");
+        if (_errors.Count < 20)
+            _errors.Add(e.Kind == RecordHeaderKind.EventHeader
+                ? $"offset 0x{e.FileOffset:X}: {error}"
+                : $"offset 0x{e.FileOffset:X}: MetaData event {e.Opcode}: {error}");
     }
 }

@@ -77,7 +77,7 @@ public static class TraceEventInfoParser
     }
 
     /// <summary>Task/Opcode as WPA shows them: the <c>win:</c> prefix dropped, and Info (the default opcode) omitted.</summary>
-    private static string EventNameOf(string task, string opcode)
+    internal static string EventNameOf(string task, string opcode)
     {
         if (opcode.StartsWith("win:", StringComparison.Ordinal)) opcode = opcode[4..];
         if (opcode is "Info") opcode = "";

@@ -99,6 +99,8 @@ public enum SchemaSource : byte
     EmbeddedManifest,
     /// <summary>The event's own TraceLogging metadata (EVENT_SCHEMA_TL extended item).</summary>
     TraceLogging,
+    /// <summary>The instrumentation manifest an EventSource logs in its ManifestData events (id 0xFFFE).</summary>
+    EventSourceManifest,
 }
 
 /// <summary>

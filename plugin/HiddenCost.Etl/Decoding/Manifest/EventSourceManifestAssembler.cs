@@ -1,0 +1,104 @@
+using HiddenCost.Etl.Reading;
+using HiddenCost.Etl.Records;
+
+namespace HiddenCost.Etl.Decoding.Manifest;
+
+/// <summary>
+/// Puts together the instrumentation manifests that EventSources log about themselves: event 0xFFFE, opcode 254
+/// (ManifestData), whose payload is an envelope — u8 Format (1: UTF-8 XML); u8 MajorVersion; u8 MinorVersion;
+/// u8 Magic (0x5B); u16 TotalChunks; u16 ChunkNumber — and then one chunk of the manifest. An EventSource logs
+/// its manifest when a session enables it (and again at the next enable), in chunks in order, so a manifest is
+/// complete when every chunk of one sending has come. Memory is bounded whatever the envelopes claim.
+/// </summary>
+public sealed class EventSourceManifestAssembler
+{
+    public const ushort ManifestEventId = 0xFFFE;
+    public const byte ManifestOpcode = 254;
+    private const int EnvelopeSize = 8;
+    private const byte XmlFormat = 1, Magic = 0x5B;
+    private const int MaxPending = 64;
+
+    // Chunks of manifests not yet complete, per provider (an EventSource's chunks of one sending follow each other).
+    private readonly Dictionary<Guid, Pending> _pending = new();
+
+    /// <summary>Whether <paramref name="e"/> is an EventSource ManifestData event.</summary>
+    public static bool IsManifestEvent(in EtwEvent e) =>
+        e.Kind == RecordHeaderKind.EventHeader && e.EventId == ManifestEventId && e.Opcode == ManifestOpcode;
+
+    /// <summary>
+    /// Takes one ManifestData event's chunk. True with the whole manifest (UTF-8 XML) when this chunk completed one;
+    /// false otherwise, with <paramref name="error"/> set when the chunk could not be used.
+    /// </summary>
+    public bool TryAdd(in EtwEvent e, out byte[] manifest, out string? error)
+    {
+        manifest = Array.Empty<byte>();
+        error = null;
+        var p = e.Payload;
+        if (p.Length < EnvelopeSize)
+        {
+            error = $"ManifestData payload is {p.Length} bytes, {EnvelopeSize} at least expected";
+            return false;
+        }
+        if (p[0] != XmlFormat || p[3] != Magic)
+        {
+            error = $"ManifestData envelope has format {p[0]} and magic 0x{p[3]:X2}, not an XML manifest (1, 0x5B)";
+            return false;
+        }
+        int total = PayloadReader.U16(p, 4), number = PayloadReader.U16(p, 6);
+        if (number >= total)
+        {
+            error = $"ManifestData chunk {number} of {total}";
+            return false;
+        }
+        var provider = e.ProviderId;
+        var chunk = p[EnvelopeSize..];
+        // A first chunk starts a sending afresh (a manifest sent again, or one whose end was lost).
+        if (number == 0) _pending.Remove(provider);
+        if (!_pending.TryGetValue(provider, out var pending))
+        {
+            if (number != 0)
+            {
+                error = $"ManifestData chunk {number} of {total} without the chunks before it";
+                return false;
+            }
+            if (total == 1)
+            {
+                manifest = chunk.ToArray();
+                return true;
+            }
+            if (_pending.Count >= MaxPending)
+            {
+                error = $"more than {MaxPending} EventSource manifests incomplete at once";
+                return false;
+            }
+            _pending[provider] = pending = new Pending(total);
+        }
+        if (number != pending.Next || total != pending.Total)
+        {
+            _pending.Remove(provider);
+            error = $"ManifestData chunk {number} of {total} where chunk {pending.Next} of {pending.Total} was due; manifest dropped";
+            return false;
+        }
+        if (pending.Bytes.Length + chunk.Length > InstrumentationManifestParser.MaxBytes)
+        {
+            _pending.Remove(provider);
+            error = $"EventSource manifest grows beyond {InstrumentationManifestParser.MaxBytes:N0} bytes; dropped";
+            return false;
+        }
+        pending.Bytes.Write(chunk);
+        pending.Next++;
+        if (pending.Next < pending.Total) return false;
+        _pending.Remove(provider);
+        manifest = pending.Bytes.ToArray();
+        return true;
+    }
+
+    private sealed class Pending
+    {
+        public Pending(int total) => Total = total;
+
+        public int Total { get; }
+        public int Next { get; set; }
+        public MemoryStream Bytes { get; } = new();
+    }
+}

@@ -1,0 +1,345 @@
+using System.Globalization;
+using System.Xml;
+using System.Xml.Linq;
+using HiddenCost.Etl.Decoding.Schema;
+
+namespace HiddenCost.Etl.Decoding.Manifest;
+
+/// <summary>What an instrumentation manifest describes: its provider, its events' schemas and its value maps.</summary>
+public sealed record ParsedManifest(Guid ProviderId, string ProviderName, IReadOnlyList<EventSchema> Schemas, IReadOnlyList<ValueMap> Maps,
+    IReadOnlyList<string> Problems);
+
+/// <summary>
+/// Reads an instrumentation manifest (the XML of a provider's events, as an EventSource logs it in its ManifestData
+/// events) into schemas the generic decoder uses: <c>provider</c> (name, guid), <c>tasks</c>, <c>opcodes</c>
+/// (also a task's own), <c>maps</c> (valueMap, bitMap; messages from the first string table), <c>templates</c>
+/// (<c>data</c> with inType, outType, map, count and length as a number or an earlier field's name; <c>struct</c>
+/// with its members) and <c>events</c> (value, version, task, opcode, template, symbol). Events whose template cannot
+/// be used are left out and named in <see cref="ParsedManifest.Problems"/>; the rest of the manifest still counts.
+/// The XML comes from the trace, so no DTD, entity or external reference is read, and its size is bounded.
+/// </summary>
+public static class InstrumentationManifestParser
+{
+    /// <summary>The largest manifest read (a real EventSource's is tens of kilobytes).</summary>
+    public const int MaxBytes = 8 << 20;
+
+    private const int MaxDepth = 8;
+    private const int MaxProblems = 20;
+
+    /// <returns>The manifest, or null with a reason when it is not one this parser can use at all.</returns>
+    public static ParsedManifest? Parse(ReadOnlySpan<byte> utf8, out string? error)
+    {
+        error = null;
+        if (utf8.Length > MaxBytes)
+        {
+            error = $"manifest is {utf8.Length:N0} bytes, more than the {MaxBytes:N0} read";
+            return null;
+        }
+        XDocument document;
+        try
+        {
+            using var stream = new MemoryStream(utf8.ToArray(), writable: false);
+            using var xml = XmlReader.Create(stream, new XmlReaderSettings
+            {
+                DtdProcessing = DtdProcessing.Prohibit,
+                XmlResolver = null,
+                MaxCharactersFromEntities = 0,
+                MaxCharactersInDocument = MaxBytes,
+                IgnoreComments = true,
+                IgnoreProcessingInstructions = true,
+            });
+            document = XDocument.Load(xml);
+        }
+        catch (XmlException ex)
+        {
+            error = $"manifest is not well-formed XML: {ex.Message}";
+            return null;
+        }
+        var provider = document.Descendants().FirstOrDefault(e => e.Name.LocalName == "provider");
+        if (provider is null || !Guid.TryParse(Attribute(provider, "guid"), out var providerId))
+        {
+            error = provider is null ? "manifest names no provider" : $"manifest's provider guid '{Attribute(provider, "guid")}' is not a GUID";
+            return null;
+        }
+        var reading = new Reading(providerId, Attribute(provider, "name"), Strings(document));
+        reading.Read(provider);
+        return new ParsedManifest(providerId, reading.ProviderName, reading.Schemas, reading.Maps, reading.Problems);
+    }
+
+    private static string Attribute(XElement element, string name) => (string?)element.Attribute(name) ?? "";
+
+    private static IEnumerable<XElement> Children(XElement? parent, string name) =>
+        parent is null ? Enumerable.Empty<XElement>() : parent.Elements().Where(e => e.Name.LocalName == name);
+
+    private static XElement? Child(XElement parent, string name) => Children(parent, name).FirstOrDefault();
+
+    /// <summary>The first string table's messages (EventSource writes one, en-US), by id.</summary>
+    private static Dictionary<string, string> Strings(XDocument document)
+    {
+        var strings = new Dictionary<string, string>(StringComparer.Ordinal);
+        var table = document.Descendants().FirstOrDefault(e => e.Name.LocalName == "stringTable");
+        foreach (var entry in Children(table, "string")) strings.TryAdd(Attribute(entry, "id"), Attribute(entry, "value"));
+        return strings;
+    }
+
+    private static bool TryNumber(string text, out long value)
+    {
+        text = text.Trim();
+        if (text.StartsWith("0x", StringComparison.OrdinalIgnoreCase))
+            return long.TryParse(text.AsSpan(2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out value);
+        return long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
+    }
+
+    /// <summary>The predefined opcodes of winmeta.xml, by the names manifests use.</summary>
+    private static readonly Dictionary<string, byte> StandardOpcodes = new(StringComparer.Ordinal)
+    {
+        ["win:Info"] = 0, ["win:Start"] = 1, ["win:Stop"] = 2, ["win:DC_Start"] = 3, ["win:DC_Stop"] = 4, ["win:Extension"] = 5,
+        ["win:Reply"] = 6, ["win:Resume"] = 7, ["win:Suspend"] = 8, ["win:Send"] = 9, ["win:Receive"] = 240,
+    };
+
+    private static readonly Dictionary<string, FieldInType> InTypes = new(StringComparer.Ordinal)
+    {
+        ["win:UnicodeString"] = FieldInType.UnicodeString, ["win:AnsiString"] = FieldInType.AnsiString, ["win:Int8"] = FieldInType.Int8,
+        ["win:UInt8"] = FieldInType.UInt8, ["win:Int16"] = FieldInType.Int16, ["win:UInt16"] = FieldInType.UInt16, ["win:Int32"] = FieldInType.Int32,
+        ["win:UInt32"] = FieldInType.UInt32, ["win:Int64"] = FieldInType.Int64, ["win:UInt64"] = FieldInType.UInt64, ["win:Float"] = FieldInType.Float,
+        ["win:Double"] = FieldInType.Double, ["win:Boolean"] = FieldInType.Boolean, ["win:Binary"] = FieldInType.Binary, ["win:GUID"] = FieldInType.Guid,
+        ["win:Pointer"] = FieldInType.Pointer, ["win:FILETIME"] = FieldInType.FileTime, ["win:SYSTEMTIME"] = FieldInType.SystemTime,
+        ["win:SID"] = FieldInType.Sid, ["win:HexInt32"] = FieldInType.HexInt32, ["win:HexInt64"] = FieldInType.HexInt64,
+        ["win:CountedUnicodeString"] = FieldInType.TdhCountedString, ["win:CountedAnsiString"] = FieldInType.TdhCountedAnsiString,
+    };
+
+    private static readonly Dictionary<string, ushort> OutTypes = new(StringComparer.Ordinal)
+    {
+        ["xs:string"] = FieldOutType.String, ["xs:dateTime"] = FieldOutType.DateTime, ["xs:byte"] = FieldOutType.Byte,
+        ["xs:unsignedByte"] = FieldOutType.UnsignedByte, ["xs:short"] = FieldOutType.Short, ["xs:unsignedShort"] = FieldOutType.UnsignedShort,
+        ["xs:int"] = FieldOutType.Int, ["xs:unsignedInt"] = FieldOutType.UnsignedInt, ["xs:long"] = FieldOutType.Long,
+        ["xs:unsignedLong"] = FieldOutType.UnsignedLong, ["xs:float"] = FieldOutType.Float, ["xs:double"] = FieldOutType.Double,
+        ["xs:boolean"] = FieldOutType.Boolean, ["xs:GUID"] = FieldOutType.Guid, ["xs:hexBinary"] = FieldOutType.HexBinary,
+        ["win:HexInt8"] = FieldOutType.HexInt8, ["win:HexInt16"] = FieldOutType.HexInt16, ["win:HexInt32"] = FieldOutType.HexInt32,
+        ["win:HexInt64"] = FieldOutType.HexInt64, ["win:PID"] = FieldOutType.Pid, ["win:TID"] = FieldOutType.Tid, ["win:Port"] = FieldOutType.Port,
+        ["win:IPv4"] = FieldOutType.IPv4, ["win:IPv6"] = FieldOutType.IPv6, ["win:SocketAddress"] = FieldOutType.SocketAddress,
+        ["win:CIMDateTime"] = FieldOutType.CimDateTime, ["win:ETWTIME"] = FieldOutType.EtwTime, ["win:Xml"] = FieldOutType.Xml,
+        ["win:ErrorCode"] = FieldOutType.ErrorCode,
+    };
+
+    /// <summary>One manifest's reading: names first (tasks, opcodes, maps), then templates, then the events using them.</summary>
+    private sealed class Reading
+    {
+        private readonly Guid _providerId;
+        private readonly Dictionary<string, string> _strings;
+        private readonly Dictionary<string, (ushort Value, Dictionary<string, byte> Opcodes)> _tasks = new(StringComparer.Ordinal);
+        private readonly Dictionary<string, byte> _opcodes = new(StandardOpcodes, StringComparer.Ordinal);
+        private readonly Dictionary<string, (SchemaField[] Fields, int FlatCount)?> _templates = new(StringComparer.Ordinal);
+        private readonly Dictionary<string, XElement> _templateElements = new(StringComparer.Ordinal);
+
+        public Reading(Guid providerId, string providerName, Dictionary<string, string> strings)
+        {
+            _providerId = providerId;
+            ProviderName = providerName;
+            _strings = strings;
+        }
+
+        public string ProviderName { get; }
+        public List<EventSchema> Schemas { get; } = new();
+        public List<ValueMap> Maps { get; } = new();
+        public List<string> Problems { get; } = new();
+
+        public void Read(XElement provider)
+        {
+            foreach (var opcode in Children(Child(provider, "opcodes"), "opcode")) AddOpcode(_opcodes, opcode);
+            foreach (var task in Children(Child(provider, "tasks"), "task"))
+            {
+                if (!TryNumber(Attribute(task, "value"), out long value) || value is < 0 or > ushort.MaxValue) continue;
+                var own = new Dictionary<string, byte>(StringComparer.Ordinal);
+                foreach (var opcode in Children(Child(task, "opcodes"), "opcode")) AddOpcode(own, opcode);
+                _tasks.TryAdd(Attribute(task, "name"), ((ushort)value, own));
+            }
+            var maps = Child(provider, "maps");
+            foreach (var map in maps?.Elements() ?? Enumerable.Empty<XElement>())
+                if (map.Name.LocalName is "valueMap" or "bitMap") Maps.Add(ReadMap(map));
+            foreach (var template in Children(Child(provider, "templates"), "template"))
+                _templateElements.TryAdd(Attribute(template, "tid"), template);
+            foreach (var e in Children(Child(provider, "events"), "event")) ReadEvent(e);
+        }
+
+        private static void AddOpcode(Dictionary<string, byte> opcodes, XElement opcode)
+        {
+            if (TryNumber(Attribute(opcode, "value"), out long value) && value is >= 0 and <= byte.MaxValue)
+                opcodes[Attribute(opcode, "name")] = (byte)value;
+        }
+
+        private ValueMap ReadMap(XElement map)
+        {
+            var entries = new List<(uint, string)>();
+            foreach (var entry in Children(map, "map"))
+                if (TryNumber(Attribute(entry, "value"), out long value) && value is >= 0 and <= uint.MaxValue)
+                    entries.Add(((uint)value, Message(Attribute(entry, "message"))));
+            return new ValueMap(Attribute(map, "name"), map.Name.LocalName == "bitMap", entries);
+        }
+
+        /// <summary>A <c>$(string.id)</c> reference's text from the string table; other text as it is.</summary>
+        private string Message(string message)
+        {
+            if (message.StartsWith("$(string.", StringComparison.Ordinal) && message.EndsWith(')'))
+            {
+                string id = message[9..^1];
+                return _strings.TryGetValue(id, out var text) ? text : id;
+            }
+            return message;
+        }
+
+        private void ReadEvent(XElement e)
+        {
+            if (!TryNumber(Attribute(e, "value"), out long id) || id is < 0 or > ushort.MaxValue)
+            {
+                Problem($"event '{Attribute(e, "value")}': its value is not an event id");
+                return;
+            }
+            long version = 0;
+            if (e.Attribute("version") is not null && (!TryNumber(Attribute(e, "version"), out version) || version is < 0 or > byte.MaxValue))
+            {
+                Problem($"event {id}: version '{Attribute(e, "version")}' is not a number from 0 to 255");
+                return;
+            }
+            string taskName = Attribute(e, "task"), opcodeName = Attribute(e, "opcode");
+            ushort task = 0;
+            byte opcode = 0;
+            Dictionary<string, byte>? taskOpcodes = null;
+            if (_tasks.TryGetValue(taskName, out var t)) (task, taskOpcodes) = t;
+            if (opcodeName.Length > 0 && !(taskOpcodes?.TryGetValue(opcodeName, out opcode) ?? false)) _opcodes.TryGetValue(opcodeName, out opcode);
+            var (fields, flat) = (Array.Empty<SchemaField>(), 0);
+            string tid = Attribute(e, "template");
+            if (tid.Length > 0)
+            {
+                var template = Template(tid);
+                if (template is null)
+                {
+                    // An unusable template has said why already; this names the event left out.
+                    Problem(_templateElements.ContainsKey(tid) ? $"event {id}: template '{tid}' cannot be used; event left out" : $"event {id}: template '{tid}' is missing; event left out");
+                    return;
+                }
+                (fields, flat) = template.Value;
+            }
+            string shownOpcode = opcodeName.StartsWith("win:", StringComparison.Ordinal) ? opcodeName[4..] : opcodeName;
+            string eventName = Attribute(e, "symbol") is { Length: > 0 } symbol ? symbol : TraceEventInfoParser.EventNameOf(taskName, shownOpcode);
+            Schemas.Add(new EventSchema(SchemaSource.EventSourceManifest, _providerId, ProviderName, eventName, fields, flat)
+            {
+                EventId = (ushort)id,
+                Version = (byte)version,
+                Opcode = opcode,
+                Task = task,
+                TaskName = taskName,
+                OpcodeName = shownOpcode,
+            });
+        }
+
+        private (SchemaField[] Fields, int FlatCount)? Template(string tid)
+        {
+            if (_templates.TryGetValue(tid, out var known)) return known;
+            (SchemaField[], int)? built = null;
+            if (_templateElements.TryGetValue(tid, out var element))
+            {
+                int index = 0;
+                var fields = Members(element, ref index, 0, tid);
+                if (fields is not null) built = (fields, index);
+            }
+            _templates[tid] = built;
+            return built;
+        }
+
+        /// <summary>The data and struct elements of a template or struct, in payload order, numbered in flat order.</summary>
+        private SchemaField[]? Members(XElement parent, ref int index, int depth, string tid)
+        {
+            if (depth > MaxDepth)
+            {
+                Problem($"template '{tid}': structs nested deeper than {MaxDepth}");
+                return null;
+            }
+            var fields = new List<SchemaField>();
+            // Counts and lengths name fields of the same level that come earlier (the decoder reads them first).
+            var byName = new Dictionary<string, int>(StringComparer.Ordinal);
+            foreach (var element in parent.Elements())
+            {
+                string kind = element.Name.LocalName;
+                if (kind is not ("data" or "struct")) continue;
+                string name = Attribute(element, "name");
+                int own = index++;
+                if (!Size(element, "count", byName, tid, name, out var countKind, out int count, out int countField)) return null;
+                SchemaField field;
+                if (kind == "struct")
+                {
+                    var members = Members(element, ref index, depth + 1, tid);
+                    if (members is null) return null;
+                    field = new SchemaField(name, own, FieldInType.Struct, 0)
+                    {
+                        CountKind = countKind, Count = count, CountFieldIndex = countField, Members = members,
+                    };
+                }
+                else
+                {
+                    if (!InTypes.TryGetValue(Attribute(element, "inType"), out var inType))
+                    {
+                        Problem($"template '{tid}': field '{name}' has in-type '{Attribute(element, "inType")}', which is not known");
+                        return null;
+                    }
+                    if (!Size(element, "length", byName, tid, name, out var lengthKind, out int length, out int lengthField)) return null;
+                    if (lengthKind == FieldCountKind.Fixed && inType is not (FieldInType.UnicodeString or FieldInType.AnsiString or FieldInType.Binary))
+                        (lengthKind, length) = (FieldCountKind.Single, 0); // a length on a number says what it already is
+                    OutTypes.TryGetValue(Attribute(element, "outType"), out ushort outType);
+                    string map = Attribute(element, "map");
+                    field = new SchemaField(name, own, inType, outType)
+                    {
+                        CountKind = countKind, Count = count, CountFieldIndex = countField,
+                        LengthKind = lengthKind switch
+                        {
+                            FieldCountKind.Fixed => FieldLengthKind.Fixed,
+                            FieldCountKind.FromField => FieldLengthKind.FromField,
+                            _ => FieldLengthKind.Natural,
+                        },
+                        Length = lengthKind == FieldCountKind.Fixed ? length : 0,
+                        LengthFieldIndex = lengthField,
+                        MapName = map.Length > 0 ? map : null,
+                    };
+                }
+                fields.Add(field);
+                byName.TryAdd(name, own);
+            }
+            return fields.ToArray();
+        }
+
+        /// <summary>
+        /// A count or length attribute: absent (Single), a number (Fixed; a count of 1 is one value), or an earlier
+        /// field's name (FromField).
+        /// </summary>
+        private bool Size(XElement element, string attribute, Dictionary<string, int> earlier, string tid, string name,
+            out FieldCountKind kind, out int value, out int field)
+        {
+            (kind, value, field) = (FieldCountKind.Single, 1, -1);
+            string text = Attribute(element, attribute);
+            if (text.Length == 0) return true;
+            if (TryNumber(text, out long number))
+            {
+                if (number is < 0 or > ushort.MaxValue)
+                {
+                    Problem($"template '{tid}': field '{name}' has {attribute} {number}, beyond 65,535");
+                    return false;
+                }
+                if (attribute == "count" && number == 1) return true;
+                (kind, value) = (FieldCountKind.Fixed, (int)number);
+                return true;
+            }
+            if (!earlier.TryGetValue(text, out field))
+            {
+                Problem($"template '{tid}': field '{name}' takes its {attribute} from '{text}', which is not an earlier field");
+                return false;
+            }
+            kind = FieldCountKind.FromField;
+            return true;
+        }
+
+        private void Problem(string text)
+        {
+            if (Problems.Count < MaxProblems) Problems.Add(text);
+        }
+    }
+}

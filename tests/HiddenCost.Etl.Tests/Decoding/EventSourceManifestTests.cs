@@ -1,0 +1,259 @@
+using System.Text;
+using HiddenCost.Etl.Decoding.Manifest;
+using HiddenCost.Etl.Decoding.Schema;
+using HiddenCost.Etl.Tests.Support;
+
+namespace HiddenCost.Etl.Tests.Decoding;
+
+/// <summary>
+/// EventSources log their own instrumentation manifest (ManifestData, event 0xFFFE): the net.4.5.2 samples hold
+/// PerfView's, the TPL's and the framework's, whose events are decoded by name from them.
+/// </summary>
+[TestClass]
+public sealed class EventSourceManifestTests
+{
+    private const string X64 = "perfview/net.4.5.2.x64.etl.zip", X86 = "perfview/net.4.5.2.x86.etl.zip";
+    private static readonly Guid Tpl = new("2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5");
+    private static readonly Guid PerfView = new("a8a71ac1-040f-54a2-07ca-00a89b5ab761");
+
+    [TestMethod]
+    [DataRow(X64, 118, 2)]
+    [DataRow(X86, 119, 3)]
+    public void The_net452_samples_log_four_EventSource_manifests_and_every_event_of_theirs_decodes_by_name(string sample, int events, int dequeued)
+    {
+        var scan = SampleScan.Of(sample);
+        Assert.AreEqual(4, scan.Count("ManifestData"));
+        Assert.AreEqual(4, scan.Generic.Catalog.EventSourceManifests);
+        Assert.AreEqual(0, scan.Generic.Catalog.Errors.Count, string.Join("; ", scan.Generic.Catalog.Errors));
+        // 23 PerfView events, 12 TPL, 128 framework; the 61 MetaData schemas name none of them.
+        Assert.AreEqual(61 + 23 + 12 + 128, scan.Generic.Catalog.SchemaCount);
+        var counts = scan.EventSourceEvents.GroupBy(e => $"{e.Schema.ProviderName}/{e.Schema.EventName}").ToDictionary(g => g.Key, g => g.Count());
+        Assert.AreEqual(53, counts["PerfView/PerfViewLog"]);
+        Assert.AreEqual(37, counts["PerfView/ProviderEnableParameters"]);
+        Assert.AreEqual(3, counts["System.Threading.Tasks.TplEventSource/TaskScheduled/Send"]);
+        Assert.AreEqual(1, counts["System.Threading.Tasks.TplEventSource/TaskExecute/Stop"]);
+        Assert.AreEqual(3, counts["System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolEnqueueWork"]);
+        Assert.AreEqual(dequeued, counts["System.Diagnostics.Eventing.FrameworkEventSource/ThreadPoolDequeueWork"]);
+        Assert.AreEqual(events, scan.EventSourceEvents.Count);
+        Assert.IsTrue(scan.EventSourceEvents.All(e => e.Status == DecodeStatus.Complete));
+        Assert.IsFalse(scan.ManifestProvidersWithoutSchema.Contains(Tpl));
+        Assert.IsFalse(scan.ManifestProvidersWithoutSchema.Contains(PerfView));
+    }
+
+    [TestMethod]
+    public void A_TPL_task_scheduled_event_decodes_its_fields_from_the_manifest()
+    {
+        var scheduled = SampleScan.Of(X64).EventSourceEvents.First(e => e.Provider == Tpl && e.Id == 7);
+        Assert.AreEqual("TaskScheduled/Send", scheduled.Schema.EventName);
+        Assert.AreEqual("TaskScheduled", scheduled.Schema.TaskName);
+        Assert.AreEqual((byte)9, scheduled.Schema.Opcode);
+        CollectionAssert.AreEqual(new[] { "OriginatingTaskSchedulerID", "OriginatingTaskID", "TaskID", "CreatingTaskID", "TaskCreationOptions" },
+            scheduled.Fields.Select(f => f.Name).ToArray());
+        CollectionAssert.AreEqual(new object[] { 1L, 5L, 6L, 0L, 8192L }, scheduled.Fields.Select(f => f.Value).ToArray());
+        Assert.AreEqual(3988, scheduled.ProcessId);
+    }
+
+    [TestMethod]
+    public void PerfView_names_its_kernel_keywords_through_the_manifests_bit_map()
+    {
+        var enable = SampleScan.Of(X64).EventSourceEvents.Single(e => e.Provider == PerfView && e.Schema.EventName == "KernelEnableParameters");
+        var keywords = enable.Fields.Single(f => f.Name == "keywords");
+        Assert.AreEqual(16852751UL, Convert.ToUInt64(keywords.Value));
+        StringAssert.StartsWith(keywords.Text, "DiskFileIO | DiskIO | ImageLoad | MemoryHardFaults | NetworkTCPIP | Process");
+    }
+
+    // ---- the envelope and its chunks ----
+
+    private static byte[] Envelope(ushort total, ushort number, string xml, byte format = 1, byte magic = 0x5B) =>
+        new PayloadBuilder().U8(format).U8(1).U8(0).U8(magic).U16(total).U16(number).Bytes(Encoding.UTF8.GetBytes(xml)).ToArray();
+
+    private static readonly Guid Provider = new("11111111-2222-3333-4444-555555555555");
+
+    private const string Small = """
+        <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"><instrumentation><events>
+        <provider name="Demo" guid="{11111111-2222-3333-4444-555555555555}">
+         <tasks><task name="Work" value="3"><opcodes><opcode name="Pulse" value="11"/></opcodes></task></tasks>
+         <opcodes><opcode name="Custom" value="12"/></opcodes>
+         <maps><bitMap name="Flags"><map value="0x1" message="$(string.f1)"/><map value="0x4" message="Four"/></bitMap></maps>
+         <events>
+          <event value="1" version="2" opcode="win:Start" task="Work" template="T1"/>
+          <event value="2" opcode="Pulse" task="Work" template="T2"/>
+          <event value="3" opcode="Custom" symbol="Named" template="Missing"/>
+          <event value="4" opcode="Custom" symbol="Named"/>
+         </events>
+         <templates>
+          <template tid="T1"><data name="Count" inType="win:UInt16"/><data name="Items" inType="win:Int32" count="Count"/>
+           <data name="Text" inType="win:UnicodeString"/><data name="Mask" inType="win:UInt32" map="Flags"/></template>
+          <template tid="T2"><struct name="Pair" count="2"><data name="A" inType="win:UInt8"/><data name="B" inType="win:UInt8"/></struct>
+           <data name="Size" inType="win:UInt32"/><data name="Blob" inType="win:Binary" length="Size"/></template>
+         </templates>
+        </provider></events></instrumentation>
+        <localization><resources culture="en-US"><stringTable><string id="f1" value="One"/></stringTable></resources></localization>
+        </instrumentationManifest>
+        """;
+
+    private static SchemaCatalog Learn(params byte[][] chunks)
+    {
+        var catalog = new SchemaCatalog();
+        foreach (var chunk in chunks)
+            Assert.IsTrue(catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, chunk, opcode: 254)));
+        return catalog;
+    }
+
+    [TestMethod]
+    public void A_manifest_sent_in_chunks_is_read_once_every_chunk_has_come()
+    {
+        int half = Small.Length / 2;
+        var catalog = Learn(Envelope(2, 0, Small[..half]));
+        Assert.AreEqual(0, catalog.EventSourceManifests);
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(2, 1, Small[half..]), opcode: 254));
+        Assert.AreEqual(1, catalog.EventSourceManifests);
+        Assert.AreEqual("Demo", catalog.ProviderName(Provider));
+        // Event 3's template is missing: left out and said; the others are read.
+        Assert.AreEqual(3, catalog.SchemaCount);
+        Assert.AreEqual(1, catalog.Errors.Count);
+        StringAssert.Contains(catalog.Errors[0], "event 3: template 'Missing' is missing");
+    }
+
+    [TestMethod]
+    public void Tasks_opcodes_counts_lengths_structs_and_bit_maps_of_a_manifest_decode()
+    {
+        var catalog = Learn(Envelope(1, 0, Small));
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 1, 2, out var start));
+        Assert.AreEqual("Work/Start", start.EventName);
+        Assert.AreEqual((ushort)3, start.Task);
+        Assert.AreEqual((byte)1, start.Opcode);
+        var payload = new PayloadBuilder().U16(2).I32(-1).I32(7).Utf16z("hi").U32(5).ToArray();
+        var fields = FieldCollector.Collect(start, payload, 8, catalog, out var status);
+        Assert.AreEqual(DecodeStatus.Complete, status);
+        CollectionAssert.AreEqual(new[] { "Count", "Items", "Items", "Text", "Mask" }, fields.Select(f => f.Name).ToArray());
+        Assert.AreEqual(-1L, fields[1].Value);
+        Assert.AreEqual("hi", fields[3].Value);
+        Assert.AreEqual("One | Four", fields[4].Text);
+
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 2, 0, out var pulse));
+        Assert.AreEqual("Work/Pulse", pulse.EventName);
+        Assert.AreEqual((byte)11, pulse.Opcode, "a task's own opcode");
+        var blob = FieldCollector.Collect(pulse, new PayloadBuilder().U8(1).U8(2).U8(3).U8(4).U32(3).Bytes(9, 9, 9).ToArray(), 8, catalog, out status);
+        Assert.AreEqual(DecodeStatus.Complete, status);
+        CollectionAssert.AreEqual(new[] { "A", "B", "A", "B", "Size", "Blob" }, blob.Select(f => f.Name).ToArray());
+
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var named));
+        Assert.AreEqual("Named", named.EventName);
+        Assert.AreEqual((byte)12, named.Opcode);
+        Assert.AreEqual(0, named.Fields.Count);
+    }
+
+    [TestMethod]
+    public void MetaData_schemas_win_over_an_EventSources_own_and_a_manifest_sent_again_replaces_the_last()
+    {
+        var catalog = new SchemaCatalog();
+        var meta = new EventSchema(SchemaSource.EmbeddedManifest, Provider, "FromMetaData", "M", Array.Empty<SchemaField>(), 0) { EventId = 1, Version = 2 };
+        catalog.Add(meta);
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small), opcode: 254));
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 1, 2, out var kept));
+        Assert.AreSame(meta, kept);
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small.Replace("symbol=\"Named\"/>", "symbol=\"Renamed\"/>")), opcode: 254));
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var renamed));
+        Assert.AreEqual("Renamed", renamed.EventName);
+        Assert.AreEqual(2, catalog.EventSourceManifests);
+    }
+
+    [TestMethod]
+    [DataRow(2, 1, "chunk 1 of 2 without the chunks before it")]
+    [DataRow(2, 2, "chunk 2 of 2")]
+    public void A_chunk_out_of_its_place_is_said_and_not_used(int total, int number, string error)
+    {
+        var catalog = Learn(Envelope((ushort)total, (ushort)number, Small));
+        Assert.AreEqual(0, catalog.EventSourceManifests);
+        StringAssert.Contains(catalog.Errors.Single(), error);
+    }
+
+    [TestMethod]
+    public void A_sending_broken_off_is_dropped_and_the_next_one_read()
+    {
+        var catalog = Learn(Envelope(3, 0, "<a"), Envelope(3, 2, "b>"), Envelope(1, 0, Small));
+        StringAssert.Contains(catalog.Errors[0], "chunk 2 of 3 where chunk 1 of 3 was due");
+        Assert.AreEqual(1, catalog.EventSourceManifests);
+    }
+
+    [TestMethod]
+    [DataRow(2, 0x5B, "format 2")]
+    [DataRow(1, 0x00, "magic 0x00")]
+    public void An_envelope_that_is_not_an_XML_manifest_is_said(int format, int magic, string error)
+    {
+        var catalog = Learn(Envelope(1, 0, Small, (byte)format, (byte)magic));
+        Assert.AreEqual(0, catalog.SchemaCount);
+        StringAssert.Contains(catalog.Errors.Single(), error);
+    }
+
+    [TestMethod]
+    public void A_short_payload_is_said()
+    {
+        var catalog = Learn(new byte[] { 1, 1, 0 });
+        StringAssert.Contains(catalog.Errors.Single(), "ManifestData payload is 3 bytes");
+    }
+
+    [TestMethod]
+    public void A_manifest_growing_past_the_limit_is_dropped_without_holding_it()
+    {
+        var chunk = Envelope(ushort.MaxValue, 0, new string('x', 60_000));
+        var catalog = new SchemaCatalog();
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, chunk, opcode: 254));
+        for (ushort n = 1; catalog.Errors.Count == 0 && n < 200; n++)
+            catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(ushort.MaxValue, n, new string('x', 60_000)), opcode: 254));
+        StringAssert.Contains(catalog.Errors.Single(), "grows beyond 8,388,608 bytes");
+    }
+
+    // ---- the XML ----
+
+    [TestMethod]
+    public void A_manifest_with_a_DTD_is_refused_without_expanding_entities()
+    {
+        const string bomb = """
+            <?xml version="1.0"?><!DOCTYPE m [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>
+            <instrumentationManifest><provider name="&c;" guid="{11111111-2222-3333-4444-555555555555}"/></instrumentationManifest>
+            """;
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(bomb), out var error));
+        StringAssert.Contains(error, "not well-formed XML");
+    }
+
+    [TestMethod]
+    [DataRow("<m", "not well-formed XML")]
+    [DataRow("<m><events/></m>", "names no provider")]
+    [DataRow("<m><provider name=\"x\" guid=\"nope\"/></m>", "'nope' is not a GUID")]
+    public void Text_that_is_not_a_usable_manifest_is_said(string xml, string error)
+    {
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var said));
+        StringAssert.Contains(said, error);
+    }
+
+    [TestMethod]
+    [DataRow("<data name=\"X\" inType=\"win:Int32\" count=\"Later\"/><data name=\"Later\" inType=\"win:UInt16\"/>", "takes its count from 'Later', which is not an earlier field")]
+    [DataRow("<data name=\"X\" inType=\"win:Mystery\"/>", "in-type 'win:Mystery'")]
+    [DataRow("<data name=\"X\" inType=\"win:Int32\" count=\"70000\"/>", "count 70000, beyond 65,535")]
+    public void A_template_that_cannot_be_used_leaves_its_events_out_and_says_why(string data, string problem)
+    {
+        string xml = $"""
+            <m><provider name="P" guid="{Provider}"><events><event value="1" template="T"/><event value="2"/></events>
+            <templates><template tid="T">{data}</template></templates></provider></m>
+            """;
+        var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error);
+        Assert.IsNotNull(manifest, error);
+        Assert.AreEqual((ushort)2, manifest.Schemas.Single().EventId);
+        Assert.AreEqual(2, manifest.Problems.Count, string.Join("; ", manifest.Problems));
+        StringAssert.Contains(manifest.Problems[0], problem);
+        Assert.AreEqual("event 1: template 'T' cannot be used; event left out", manifest.Problems[1]);
+    }
+
+    [TestMethod]
+    public void Structs_nested_past_the_limit_are_refused()
+    {
+        string open = string.Concat(Enumerable.Range(0, 12).Select(i => $"<struct name=\"S{i}\">")), close = string.Concat(Enumerable.Repeat("</struct>", 12));
+        string xml = $"""<m><provider name="P" guid="{Provider}"><events><event value="1" template="T"/></events><templates><template tid="T">{open}<data name="X" inType="win:UInt8"/>{close}</template></templates></provider></m>""";
+        var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out _);
+        Assert.AreEqual(0, manifest!.Schemas.Count);
+        StringAssert.Contains(manifest.Problems[0], "nested deeper than 8");
+        Assert.AreEqual(2, manifest.Problems.Count);
+    }
+}
