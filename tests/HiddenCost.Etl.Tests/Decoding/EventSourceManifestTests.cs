@@ -160,6 +160,15 @@ public sealed class EventSourceManifestTests
     }
 
     [TestMethod]
+    public void The_same_manifest_sent_again_counts_but_is_not_read_again()
+    {
+        // Small's event 3 names a missing template: each reading of it says so once.
+        var catalog = Learn(Envelope(1, 0, Small), Envelope(1, 0, Small));
+        Assert.AreEqual(2, catalog.EventSourceManifests);
+        Assert.AreEqual(1, catalog.Errors.Count, string.Join("; ", catalog.Errors));
+    }
+
+    [TestMethod]
     [DataRow(2, 1, "chunk 1 of 2 without the chunks before it")]
     [DataRow(2, 2, "chunk 2 of 2")]
     public void A_chunk_out_of_its_place_is_said_and_not_used(int total, int number, string error)

@@ -47,6 +47,7 @@ public static class InstrumentationManifestParser
                 MaxCharactersInDocument = MaxBytes,
                 IgnoreComments = true,
                 IgnoreProcessingInstructions = true,
+                IgnoreWhitespace = true,
             });
             document = XDocument.Load(xml);
         }

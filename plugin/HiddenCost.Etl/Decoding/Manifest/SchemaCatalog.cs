@@ -1,3 +1,4 @@
+using System.Security.Cryptography;
 using HiddenCost.Etl.Decoding.KernelTraceControl;
 using HiddenCost.Etl.Decoding.Schema;
 using HiddenCost.Etl.Records;
@@ -26,6 +27,9 @@ public sealed class SchemaCatalog : IValueMapSource
     private readonly Dictionary<Guid, string> _providerNames = new();
     // Value maps that came from EventSource manifests: a later manifest of the provider may replace them.
     private readonly HashSet<(Guid Provider, string Name)> _eventSourceMaps = new();
+    // The digest of each provider's last manifest read: an EventSource sends the same manifest at every enable, and
+    // reading it again would change nothing.
+    private readonly Dictionary<Guid, byte[]> _manifestDigests = new();
 
     // Most events of a trace come from a handful of (provider, id, version) triples and name a handful of value
     // maps; these small direct-mapped caches answer them without hashing a GUID and a tuple (or a string) for
@@ -128,6 +132,12 @@ public sealed class SchemaCatalog : IValueMapSource
 
     private void AddEventSourceManifest(in EtwEvent e, byte[] xml)
     {
+        byte[] digest = SHA256.HashData(xml);
+        if (_manifestDigests.TryGetValue(e.ProviderId, out var last) && last.AsSpan().SequenceEqual(digest))
+        {
+            EventSourceManifests++;
+            return;
+        }
         var parsed = InstrumentationManifestParser.Parse(xml, out var error);
         if (parsed is null)
         {
@@ -140,6 +150,7 @@ public sealed class SchemaCatalog : IValueMapSource
             return;
         }
         EventSourceManifests++;
+        _manifestDigests[e.ProviderId] = digest;
         foreach (var problem in parsed.Problems) Error(e, $"EventSource manifest of {parsed.ProviderName}: {problem}");
         if (parsed.ProviderName.Length > 0) _providerNames.TryAdd(parsed.ProviderId, parsed.ProviderName);
         foreach (var schema in parsed.Schemas)
