@@ -1,4 +1,5 @@
 using HiddenCost.Etl.Fuzz;
+using HiddenCost.Synthetic.Etl;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
 using HiddenCost.TestSupport;
@@ -8,7 +9,7 @@ using SharpFuzz;
 //   (no arguments)            libFuzzer, through libfuzzer-dotnet
 //   --afl                     AFL, out of process (afl-fuzz ... dotnet HiddenCost.Etl.Fuzz.dll --afl)
 //   --corpus <dir>            writes seed inputs cut from the real samples in ../shared/etl-samples and from
-//                             the synthetic scenario traces
+//                             the synthetic scenario traces, and an EventSource manifest seed
 //   --replay <file|dir>...    runs the target on saved inputs (a crash found by a fuzzer, or a corpus)
 switch (args.FirstOrDefault())
 {
@@ -84,6 +85,9 @@ internal static class Corpus
             ("notify-buffer-storm", NotifyBufferStorm.Generate(null, settings).Bytes),
             ("event-log-render", EventLogRender.Generate(null, settings).Bytes),
         };
+        var eventSource = Path.Combine(folder, "synthetic_eventsource-manifest.etl");
+        File.WriteAllBytes(eventSource, EventSourceSeed());
+        Console.WriteLine($"{new FileInfo(eventSource).Length,8} bytes  {eventSource}");
         foreach (var (name, bytes) in scenarios)
         {
             var buffers = FileBuffers.Walk(bytes);
@@ -98,6 +102,43 @@ internal static class Corpus
             }
         }
         return 0;
+    }
+
+    /// <summary>
+    /// An EventSource's manifest sent in two chunks (ManifestData, event 0xFFFE) and two events it describes — a count
+    /// from an earlier field, a string, a bit map, a struct array and a binary sized by a field — so mutations reach
+    /// the chunk assembly, the manifest's XML and the schemas built from it.
+    /// </summary>
+    private static byte[] EventSourceSeed()
+    {
+        var provider = new Guid("5f3c1a2b-0d4e-4b7a-9c61-2e8f0a7b6d15");
+        const string manifest = """
+            <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"><instrumentation><events>
+            <provider name="Seed" guid="{5f3c1a2b-0d4e-4b7a-9c61-2e8f0a7b6d15}"><tasks><task name="Work" value="1"/></tasks>
+            <maps><bitMap name="Flags"><map value="0x1" message="$(string.one)"/></bitMap></maps>
+            <events><event value="1" opcode="win:Start" task="Work" template="A"/><event value="2" opcode="win:Stop" task="Work" template="B"/></events>
+            <templates><template tid="A"><data name="N" inType="win:UInt16"/><data name="Items" inType="win:Int32" count="N"/>
+            <data name="Text" inType="win:UnicodeString"/><data name="Mask" inType="win:UInt32" map="Flags"/></template>
+            <template tid="B"><struct name="Pair" count="2"><data name="X" inType="win:UInt8"/></struct><data name="Size" inType="win:UInt32"/>
+            <data name="Blob" inType="win:Binary" length="Size"/></template></templates></provider></events></instrumentation>
+            <localization><resources culture="en-US"><stringTable><string id="one" value="One"/></stringTable></resources></localization>
+            </instrumentationManifest>
+            """;
+        var xml = System.Text.Encoding.UTF8.GetBytes(manifest);
+        var writer = new EtlFileWriter(new EtlTraceSettings { NumberOfProcessors = 1, BufferSize = SyntheticBufferBytes });
+        long t = 1_000_000_100;
+        ManifestRecord Event(ushort id, byte opcode, byte[] payload) => new()
+        {
+            Cpu = 0, Timestamp = t += 100, ProviderId = provider, ThreadId = 8, ProcessId = 4, Payload = payload,
+            Descriptor = new EventDescriptor(id, id == 0xFFFE ? (byte)1 : (byte)0, 0, 4, opcode, 0, 0),
+        };
+        byte[] Chunk(ushort number, ReadOnlySpan<byte> part) => [1, 1, 0, 0x5B, 2, 0, (byte)number, 0, .. part];
+        int half = xml.Length / 2;
+        writer.Add(Event(0xFFFE, 254, Chunk(0, xml.AsSpan(0, half))));
+        writer.Add(Event(0xFFFE, 254, Chunk(1, xml.AsSpan(half))));
+        writer.Add(Event(1, 1, [2, 0, 1, 0, 0, 0, 2, 0, 0, 0, (byte)'h', 0, (byte)'i', 0, 0, 0, 1, 0, 0, 0]));
+        writer.Add(Event(2, 2, [7, 8, 3, 0, 0, 0, 9, 9, 9]));
+        return writer.ToArray();
     }
 
     /// <summary>Whole buffers up to 64 KiB (at least the first buffer, which holds the trace header).</summary>
