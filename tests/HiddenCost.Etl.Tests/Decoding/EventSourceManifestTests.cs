@@ -79,7 +79,8 @@ public sealed class EventSourceManifestTests
           <event value="1" version="2" opcode="win:Start" task="Work" template="T1"/>
           <event value="2" opcode="Pulse" task="Work" template="T2"/>
           <event value="3" opcode="Custom" symbol="Named" template="Missing"/>
-          <event value="4" opcode="Custom" symbol="Named"/>
+          <event value="4" symbol="Named"/>
+          <event value="5" opcode="Custom" symbol="CustomEvent"/>
          </events>
          <templates>
           <template tid="T1"><data name="Count" inType="win:UInt16"/><data name="Items" inType="win:Int32" count="Count"/>
@@ -110,7 +111,7 @@ public sealed class EventSourceManifestTests
         Assert.AreEqual(1, catalog.EventSourceManifests);
         Assert.AreEqual("Demo", catalog.ProviderName(Provider));
         // Event 3's template is missing: left out and said; the others are read.
-        Assert.AreEqual(3, catalog.SchemaCount);
+        Assert.AreEqual(4, catalog.SchemaCount);
         Assert.AreEqual(1, catalog.Errors.Count);
         StringAssert.Contains(catalog.Errors[0], "event 3: template 'Missing' is missing");
     }
@@ -138,14 +139,27 @@ public sealed class EventSourceManifestTests
         Assert.AreEqual(DecodeStatus.Complete, status);
         CollectionAssert.AreEqual(new[] { "A", "B", "A", "B", "Size", "Blob" }, blob.Select(f => f.Name).ToArray());
 
+        // Named task/opcode as TraceEvent and TDH name them; by its symbol only when it has neither.
         Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var named));
         Assert.AreEqual("Named", named.EventName);
-        Assert.AreEqual((byte)12, named.Opcode);
         Assert.AreEqual(0, named.Fields.Count);
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 5, 0, out var custom));
+        Assert.AreEqual("Custom", custom.EventName);
+        Assert.AreEqual((byte)12, custom.Opcode);
     }
 
     [TestMethod]
-    public void MetaData_schemas_win_over_an_EventSources_own_and_a_manifest_sent_again_replaces_the_last()
+    public void A_modern_EventSources_start_event_is_named_task_and_opcode_not_by_its_method()
+    {
+        // .NET 4.6+ and .NET Core EventSources write symbol="<method>" on every event.
+        var xml = Small.Replace("""<event value="1" version="2" opcode="win:Start" task="Work" template="T1"/>""",
+            """<event value="1" version="2" symbol="WorkStart" opcode="win:Start" task="Work" template="T1"/>""");
+        Assert.IsTrue(Learn(Envelope(1, 0, xml)).TryGetSchema(Provider, 1, 2, out var start));
+        Assert.AreEqual("Work/Start", start.EventName);
+    }
+
+    [TestMethod]
+    public void MetaData_schemas_win_over_an_EventSources_own_and_the_larger_of_its_manifests_is_kept()
     {
         var catalog = new SchemaCatalog();
         var meta = new EventSchema(SchemaSource.EmbeddedManifest, Provider, "FromMetaData", "M", Array.Empty<SchemaField>(), 0) { EventId = 1, Version = 2 };
@@ -153,10 +167,63 @@ public sealed class EventSourceManifestTests
         catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small), opcode: 254));
         Assert.IsTrue(catalog.TryGetSchema(Provider, 1, 2, out var kept));
         Assert.AreSame(meta, kept);
+        // Larger: read (TraceEvent keeps the larger of two manifests of one version); smaller: not read.
         catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small.Replace("symbol=\"Named\"/>", "symbol=\"Renamed\"/>")), opcode: 254));
         Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var renamed));
         Assert.AreEqual("Renamed", renamed.EventName);
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small.Replace("symbol=\"Named\"/>", "symbol=\"N\"/>")), opcode: 254));
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var keptLarger));
+        Assert.AreEqual("Renamed", keptLarger.EventName);
+        Assert.AreEqual(3, catalog.EventSourceManifests);
+    }
+
+    [TestMethod]
+    public void Two_processes_sending_one_providers_manifest_in_chunks_at_once_are_both_put_together()
+    {
+        // Every process using the TPL's or the framework's EventSource sends its manifest at the same enable.
+        var catalog = new SchemaCatalog();
+        string a = Small, b = Small.Replace("name=\"Demo\"", "name=\"DemoB\"");
+        void Send(int process, ushort number, string text) =>
+            catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(2, number, text), processId: process, threadId: process + 1, opcode: 254));
+        Send(100, 0, a[..(a.Length / 2)]);
+        Send(200, 0, b[..(b.Length / 2)]);
+        Send(100, 1, a[(a.Length / 2)..]);
+        Send(200, 1, b[(b.Length / 2)..]);
         Assert.AreEqual(2, catalog.EventSourceManifests);
+        Assert.IsFalse(catalog.Errors.Any(e => e.Contains("chunk")), string.Join("; ", catalog.Errors));
+        Assert.AreEqual("Demo", catalog.ProviderName(Provider), "the first name learned stays");
+    }
+
+    [TestMethod]
+    public void Chunks_of_one_sending_with_different_envelope_versions_are_dropped()
+    {
+        var second = Envelope(2, 1, Small[100..]);
+        second[1] = 2;
+        var catalog = Learn(Envelope(2, 0, Small[..100]), second);
+        Assert.AreEqual(0, catalog.EventSourceManifests);
+        StringAssert.Contains(catalog.Errors.Single(), "chunk 1 of 2 (version 2.0) where chunk 1 of 2 (version 1.0) was due");
+    }
+
+    [TestMethod]
+    public void The_runtimes_own_ManifestData_is_not_used()
+    {
+        var runtime = new Guid("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+        var catalog = new SchemaCatalog();
+        var chunk = Envelope(1, 0, Small.Replace(Provider.ToString(), runtime.ToString()));
+        Assert.IsTrue(catalog.Observe(SyntheticEvent.Manifest(runtime, 0xFFFE, 1, chunk, opcode: 254)));
+        Assert.AreEqual(0, catalog.EventSourceManifests);
+        Assert.AreEqual(0, catalog.SchemaCount);
+    }
+
+    [TestMethod]
+    public void Incomplete_manifests_together_hold_at_most_32_MiB()
+    {
+        var catalog = new SchemaCatalog();
+        var chunk = new string('x', 60_000);
+        for (int thread = 0; thread < 5 && catalog.Errors.Count == 0; thread++)
+            for (ushort n = 0; n < 139 && catalog.Errors.Count == 0; n++)
+                catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1000, n, chunk), threadId: thread, opcode: 254));
+        StringAssert.Contains(catalog.Errors.Single(), "incomplete EventSource manifests hold more than 33,554,432 bytes");
     }
 
     [TestMethod]
@@ -182,7 +249,7 @@ public sealed class EventSourceManifestTests
     public void A_sending_broken_off_is_dropped_and_the_next_one_read()
     {
         var catalog = Learn(Envelope(3, 0, "<a"), Envelope(3, 2, "b>"), Envelope(1, 0, Small));
-        StringAssert.Contains(catalog.Errors[0], "chunk 2 of 3 where chunk 1 of 3 was due");
+        StringAssert.Contains(catalog.Errors[0], "chunk 2 of 3 (version 1.0) where chunk 1 of 3 (version 1.0) was due");
         Assert.AreEqual(1, catalog.EventSourceManifests);
     }
 
@@ -199,8 +266,9 @@ public sealed class EventSourceManifestTests
     [TestMethod]
     public void A_short_payload_is_said()
     {
-        var catalog = Learn(new byte[] { 1, 1, 0 });
-        StringAssert.Contains(catalog.Errors.Single(), "ManifestData payload is 3 bytes");
+        var catalog = Learn(new byte[] { 1, 1, 0 }, new byte[] { 1, 1, 0, 0x5B, 1, 0, 0, 0 });
+        StringAssert.Contains(catalog.Errors[0], "ManifestData payload is 3 bytes");
+        StringAssert.Contains(catalog.Errors[1], "ManifestData payload is 8 bytes: an 8-byte envelope and a chunk expected");
     }
 
     [TestMethod]
@@ -253,6 +321,48 @@ public sealed class EventSourceManifestTests
         Assert.AreEqual(2, manifest.Problems.Count, string.Join("; ", manifest.Problems));
         StringAssert.Contains(manifest.Problems[0], problem);
         Assert.AreEqual("event 1: template 'T' cannot be used; event left out", manifest.Problems[1]);
+    }
+
+    [TestMethod]
+    public void A_template_shared_by_many_events_costs_in_proportion_to_the_XML()
+    {
+        // Each event's schema shares its template's fields: 4,000 fields x 4,000 events took 1 GB and seconds.
+        string fields = string.Concat(Enumerable.Range(0, 4000).Select(i => $"<data name=\"f{i}\" inType=\"win:UInt8\"/>"));
+        string events = string.Concat(Enumerable.Range(1, 4000).Select(i => $"<event value=\"{i}\" template=\"T\"/>"));
+        var xml = Encoding.UTF8.GetBytes($"<m><provider name=\"P\" guid=\"{Provider}\"><events>{events}</events><templates><template tid=\"T\">{fields}</template></templates></provider></m>");
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var manifest = InstrumentationManifestParser.Parse(xml, out var error);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.AreEqual(4000, manifest!.Schemas.Count, error);
+        Assert.AreSame(manifest.Schemas[0].Fields, manifest.Schemas[3999].Fields);
+        Assert.IsTrue(allocated < 50L * xml.Length, $"{allocated:N0} bytes allocated for {xml.Length:N0} bytes of XML");
+    }
+
+    [TestMethod]
+    public void XML_nested_deeper_than_any_manifest_is_refused_before_it_is_loaded()
+    {
+        string xml = string.Concat(Enumerable.Repeat("<a>", 20_000)) + string.Concat(Enumerable.Repeat("</a>", 20_000));
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
+        Assert.AreEqual("manifest nests elements deeper than 32", error);
+    }
+
+    [TestMethod]
+    public void The_unescaped_OnEventCommand_of_shipped_manifests_is_read_as_text()
+    {
+        string xml = Small.Replace("""<string id="f1" value="One"/>""", """<string id="f1" value="One"/><string id="x" value="called from <OnEventCommand>"/>""");
+        var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error);
+        Assert.IsNotNull(manifest, error);
+        Assert.AreEqual(4, manifest.Schemas.Count);
+    }
+
+    [TestMethod]
+    public void A_negative_enum_value_in_a_map_names_its_32_bit_payload_value()
+    {
+        // EventSource writes an Int32 enum's -1 as 0xffffffffffffffff; the payload holds 0xFFFFFFFF.
+        string xml = Small.Replace("""<map value="0x4" message="Four"/></bitMap>""",
+            """<map value="0x4" message="Four"/></bitMap><valueMap name="E"><map value="0xffffffffffffffff" message="Unknown"/></valueMap>""");
+        var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out _);
+        Assert.AreEqual("Unknown", manifest!.Maps.Single(m => m.Name == "E").Format(0xFFFFFFFF));
     }
 
     [TestMethod]

@@ -7,8 +7,10 @@ namespace HiddenCost.Etl.Decoding.Manifest;
 /// Puts together the instrumentation manifests that EventSources log about themselves: event 0xFFFE, opcode 254
 /// (ManifestData), whose payload is an envelope — u8 Format (1: UTF-8 XML); u8 MajorVersion; u8 MinorVersion;
 /// u8 Magic (0x5B); u16 TotalChunks; u16 ChunkNumber — and then one chunk of the manifest. An EventSource logs
-/// its manifest when a session enables it (and again at the next enable), in chunks in order, so a manifest is
-/// complete when every chunk of one sending has come. Memory is bounded whatever the envelopes claim.
+/// its manifest when a session enables it (and again at the next enable), in chunks in order from one thread, so a
+/// manifest is complete when every chunk of one sending has come. Every process using an EventSource (the TPL's,
+/// the framework's) sends it under the same provider id, at the same enable, so chunks are put together per
+/// provider, process and thread, as TraceEvent does. Memory is bounded whatever the envelopes claim.
 /// </summary>
 public sealed class EventSourceManifestAssembler
 {
@@ -17,9 +19,11 @@ public sealed class EventSourceManifestAssembler
     private const int EnvelopeSize = 8;
     private const byte XmlFormat = 1, Magic = 0x5B;
     private const int MaxPending = 64;
+    private const long MaxPendingBytes = 32L << 20;
 
-    // Chunks of manifests not yet complete, per provider (an EventSource's chunks of one sending follow each other).
-    private readonly Dictionary<Guid, Pending> _pending = new();
+    // Chunks of manifests not yet complete, per sender (an EventSource's chunks of one sending follow each other).
+    private readonly Dictionary<(Guid Provider, int ProcessId, int ThreadId), Pending> _pending = new();
+    private long _pendingBytes;
 
     /// <summary>Whether <paramref name="e"/> is an EventSource ManifestData event.</summary>
     public static bool IsManifestEvent(in EtwEvent e) =>
@@ -34,9 +38,9 @@ public sealed class EventSourceManifestAssembler
         manifest = Array.Empty<byte>();
         error = null;
         var p = e.Payload;
-        if (p.Length < EnvelopeSize)
+        if (p.Length <= EnvelopeSize)
         {
-            error = $"ManifestData payload is {p.Length} bytes, {EnvelopeSize} at least expected";
+            error = $"ManifestData payload is {p.Length} bytes: an {EnvelopeSize}-byte envelope and a chunk expected";
             return false;
         }
         if (p[0] != XmlFormat || p[3] != Magic)
@@ -50,11 +54,11 @@ public sealed class EventSourceManifestAssembler
             error = $"ManifestData chunk {number} of {total}";
             return false;
         }
-        var provider = e.ProviderId;
+        var sender = (e.ProviderId, e.ProcessId, e.ThreadId);
         var chunk = p[EnvelopeSize..];
         // A first chunk starts a sending afresh (a manifest sent again, or one whose end was lost).
-        if (number == 0) _pending.Remove(provider);
-        if (!_pending.TryGetValue(provider, out var pending))
+        if (number == 0) Drop(sender);
+        if (!_pending.TryGetValue(sender, out var pending))
         {
             if (number != 0)
             {
@@ -71,33 +75,47 @@ public sealed class EventSourceManifestAssembler
                 error = $"more than {MaxPending} EventSource manifests incomplete at once";
                 return false;
             }
-            _pending[provider] = pending = new Pending(total);
+            _pending[sender] = pending = new Pending(total, p[1], p[2]);
         }
-        if (number != pending.Next || total != pending.Total)
+        if (number != pending.Next || total != pending.Total || p[1] != pending.Major || p[2] != pending.Minor)
         {
-            _pending.Remove(provider);
-            error = $"ManifestData chunk {number} of {total} where chunk {pending.Next} of {pending.Total} was due; manifest dropped";
+            Drop(sender);
+            error = $"ManifestData chunk {number} of {total} (version {p[1]}.{p[2]}) where chunk {pending.Next} of {pending.Total} (version {pending.Major}.{pending.Minor}) was due; manifest dropped";
             return false;
         }
         if (pending.Bytes.Length + chunk.Length > InstrumentationManifestParser.MaxBytes)
         {
-            _pending.Remove(provider);
+            Drop(sender);
             error = $"EventSource manifest grows beyond {InstrumentationManifestParser.MaxBytes:N0} bytes; dropped";
             return false;
         }
+        if (_pendingBytes + chunk.Length > MaxPendingBytes)
+        {
+            Drop(sender);
+            error = $"incomplete EventSource manifests hold more than {MaxPendingBytes:N0} bytes; this one dropped";
+            return false;
+        }
         pending.Bytes.Write(chunk);
+        _pendingBytes += chunk.Length;
         pending.Next++;
         if (pending.Next < pending.Total) return false;
-        _pending.Remove(provider);
+        Drop(sender);
         manifest = pending.Bytes.ToArray();
         return true;
     }
 
+    private void Drop((Guid, int, int) sender)
+    {
+        if (_pending.Remove(sender, out var dropped)) _pendingBytes -= dropped.Bytes.Length;
+    }
+
     private sealed class Pending
     {
-        public Pending(int total) => Total = total;
+        public Pending(int total, byte major, byte minor) => (Total, Major, Minor) = (total, major, minor);
 
         public int Total { get; }
+        public byte Major { get; }
+        public byte Minor { get; }
         public int Next { get; set; }
         public MemoryStream Bytes { get; } = new();
     }

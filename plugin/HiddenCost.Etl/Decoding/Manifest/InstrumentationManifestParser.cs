@@ -14,17 +14,28 @@ public sealed record ParsedManifest(Guid ProviderId, string ProviderName, IReadO
 /// events) into schemas the generic decoder uses: <c>provider</c> (name, guid), <c>tasks</c>, <c>opcodes</c>
 /// (also a task's own), <c>maps</c> (valueMap, bitMap; messages from the first string table), <c>templates</c>
 /// (<c>data</c> with inType, outType, map, count and length as a number or an earlier field's name; <c>struct</c>
-/// with its members) and <c>events</c> (value, version, task, opcode, template, symbol). Events whose template cannot
-/// be used are left out and named in <see cref="ParsedManifest.Problems"/>; the rest of the manifest still counts.
-/// The XML comes from the trace, so no DTD, entity or external reference is read, and its size is bounded.
+/// with its members) and <c>events</c> (value, version, task, opcode, template, symbol), each named task/opcode as
+/// TraceEvent and TDH name them (the symbol only when it has neither). Events whose template cannot be used are left
+/// out and named in <see cref="ParsedManifest.Problems"/>; the rest of the manifest still counts. The XML comes from
+/// the trace, so no DTD, entity or external reference is read, and its size, nesting and event count are bounded;
+/// a template's fields are shared by the events using it, so the work stays in proportion to the XML.
 /// </summary>
 public static class InstrumentationManifestParser
 {
     /// <summary>The largest manifest read (a real EventSource's is tens of kilobytes).</summary>
     public const int MaxBytes = 8 << 20;
 
+    /// <summary>The most events read from one manifest (the catalogue holds at most as many schemas).</summary>
+    public const int MaxEvents = SchemaCatalog.MaxSchemas;
+
     private const int MaxDepth = 8;
+    // Real manifests nest about ten elements deep (structs add up to MaxDepth); deeper XML is not a manifest, and
+    // loading deeply nested XML into a document takes time out of proportion to its size.
+    private const int MaxXmlDepth = 32;
     private const int MaxProblems = 20;
+
+    // Manifests of some shipped EventSources hold this text unescaped in an attribute; TraceEvent escapes it too.
+    private static ReadOnlySpan<byte> UnescapedCommand => "<OnEventCommand>"u8;
 
     /// <returns>The manifest, or null with a reason when it is not one this parser can use at all.</returns>
     public static ParsedManifest? Parse(ReadOnlySpan<byte> utf8, out string? error)
@@ -35,20 +46,16 @@ public static class InstrumentationManifestParser
             error = $"manifest is {utf8.Length:N0} bytes, more than the {MaxBytes:N0} read";
             return null;
         }
+        var bytes = Escaped(utf8);
         XDocument document;
         try
         {
-            using var stream = new MemoryStream(utf8.ToArray(), writable: false);
-            using var xml = XmlReader.Create(stream, new XmlReaderSettings
+            if (DeeperThan(bytes, MaxXmlDepth))
             {
-                DtdProcessing = DtdProcessing.Prohibit,
-                XmlResolver = null,
-                MaxCharactersFromEntities = 0,
-                MaxCharactersInDocument = MaxBytes,
-                IgnoreComments = true,
-                IgnoreProcessingInstructions = true,
-                IgnoreWhitespace = true,
-            });
+                error = $"manifest nests elements deeper than {MaxXmlDepth}";
+                return null;
+            }
+            using var xml = Reader(bytes);
             document = XDocument.Load(xml);
         }
         catch (XmlException ex)
@@ -67,6 +74,33 @@ public static class InstrumentationManifestParser
         return new ParsedManifest(providerId, reading.ProviderName, reading.Schemas, reading.Maps, reading.Problems);
     }
 
+    private static XmlReader Reader(byte[] bytes) => XmlReader.Create(new MemoryStream(bytes, writable: false), new XmlReaderSettings
+    {
+        DtdProcessing = DtdProcessing.Prohibit,
+        XmlResolver = null,
+        MaxCharactersFromEntities = 0,
+        MaxCharactersInDocument = MaxBytes,
+        IgnoreComments = true,
+        IgnoreProcessingInstructions = true,
+        IgnoreWhitespace = true,
+    });
+
+    /// <summary>A streaming read, which costs the same at any depth, before the document is built.</summary>
+    private static bool DeeperThan(byte[] bytes, int depth)
+    {
+        using var xml = Reader(bytes);
+        while (xml.Read())
+            if (xml.Depth > depth) return true;
+        return false;
+    }
+
+    private static byte[] Escaped(ReadOnlySpan<byte> utf8)
+    {
+        if (utf8.IndexOf(UnescapedCommand) < 0) return utf8.ToArray();
+        var text = System.Text.Encoding.UTF8.GetString(utf8).Replace("<OnEventCommand>", "&lt;OnEventCommand&gt;", StringComparison.Ordinal);
+        return System.Text.Encoding.UTF8.GetBytes(text);
+    }
+
     private static string Attribute(XElement element, string name) => (string?)element.Attribute(name) ?? "";
 
     private static IEnumerable<XElement> Children(XElement? parent, string name) =>
@@ -83,12 +117,21 @@ public static class InstrumentationManifestParser
         return strings;
     }
 
-    private static bool TryNumber(string text, out long value)
+    /// <summary>A decimal or 0x-hexadecimal number of 64 bits at most.</summary>
+    private static bool TryUnsigned(string text, out ulong value)
     {
         text = text.Trim();
         if (text.StartsWith("0x", StringComparison.OrdinalIgnoreCase))
-            return long.TryParse(text.AsSpan(2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out value);
-        return long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
+            return ulong.TryParse(text.AsSpan(2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out value);
+        return ulong.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
+    }
+
+    /// <summary>A number from 0 to <paramref name="max"/>.</summary>
+    private static bool TryNumber(string text, long max, out long value)
+    {
+        bool ok = TryUnsigned(text, out ulong number) && number <= (ulong)max;
+        value = ok ? (long)number : 0;
+        return ok;
     }
 
     /// <summary>The predefined opcodes of winmeta.xml, by the names manifests use.</summary>
@@ -130,7 +173,7 @@ public static class InstrumentationManifestParser
         private readonly Dictionary<string, string> _strings;
         private readonly Dictionary<string, (ushort Value, Dictionary<string, byte> Opcodes)> _tasks = new(StringComparer.Ordinal);
         private readonly Dictionary<string, byte> _opcodes = new(StandardOpcodes, StringComparer.Ordinal);
-        private readonly Dictionary<string, (SchemaField[] Fields, int FlatCount)?> _templates = new(StringComparer.Ordinal);
+        private readonly Dictionary<string, Template?> _templates = new(StringComparer.Ordinal);
         private readonly Dictionary<string, XElement> _templateElements = new(StringComparer.Ordinal);
 
         public Reading(Guid providerId, string providerName, Dictionary<string, string> strings)
@@ -150,7 +193,7 @@ public static class InstrumentationManifestParser
             foreach (var opcode in Children(Child(provider, "opcodes"), "opcode")) AddOpcode(_opcodes, opcode);
             foreach (var task in Children(Child(provider, "tasks"), "task"))
             {
-                if (!TryNumber(Attribute(task, "value"), out long value) || value is < 0 or > ushort.MaxValue) continue;
+                if (!TryNumber(Attribute(task, "value"), ushort.MaxValue, out long value)) continue;
                 var own = new Dictionary<string, byte>(StringComparer.Ordinal);
                 foreach (var opcode in Children(Child(task, "opcodes"), "opcode")) AddOpcode(own, opcode);
                 _tasks.TryAdd(Attribute(task, "name"), ((ushort)value, own));
@@ -160,20 +203,30 @@ public static class InstrumentationManifestParser
                 if (map.Name.LocalName is "valueMap" or "bitMap") Maps.Add(ReadMap(map));
             foreach (var template in Children(Child(provider, "templates"), "template"))
                 _templateElements.TryAdd(Attribute(template, "tid"), template);
-            foreach (var e in Children(Child(provider, "events"), "event")) ReadEvent(e);
+            int events = 0;
+            foreach (var e in Children(Child(provider, "events"), "event"))
+            {
+                if (++events > MaxEvents)
+                {
+                    Problem($"more than {MaxEvents:N0} events; the rest left out");
+                    break;
+                }
+                ReadEvent(e);
+            }
         }
 
         private static void AddOpcode(Dictionary<string, byte> opcodes, XElement opcode)
         {
-            if (TryNumber(Attribute(opcode, "value"), out long value) && value is >= 0 and <= byte.MaxValue)
-                opcodes[Attribute(opcode, "name")] = (byte)value;
+            if (TryNumber(Attribute(opcode, "value"), byte.MaxValue, out long value)) opcodes[Attribute(opcode, "name")] = (byte)value;
         }
 
         private ValueMap ReadMap(XElement map)
         {
             var entries = new List<(uint, string)>();
+            // An enum's negative values are written as 64-bit two's complement (-1: 0xffffffffffffffff); payloads hold
+            // them in 32 bits.
             foreach (var entry in Children(map, "map"))
-                if (TryNumber(Attribute(entry, "value"), out long value) && value is >= 0 and <= uint.MaxValue)
+                if (TryUnsigned(Attribute(entry, "value"), out ulong value))
                     entries.Add(((uint)value, Message(Attribute(entry, "message"))));
             return new ValueMap(Attribute(map, "name"), map.Name.LocalName == "bitMap", entries);
         }
@@ -191,13 +244,13 @@ public static class InstrumentationManifestParser
 
         private void ReadEvent(XElement e)
         {
-            if (!TryNumber(Attribute(e, "value"), out long id) || id is < 0 or > ushort.MaxValue)
+            if (!TryNumber(Attribute(e, "value"), ushort.MaxValue, out long id))
             {
                 Problem($"event '{Attribute(e, "value")}': its value is not an event id");
                 return;
             }
             long version = 0;
-            if (e.Attribute("version") is not null && (!TryNumber(Attribute(e, "version"), out version) || version is < 0 or > byte.MaxValue))
+            if (e.Attribute("version") is not null && !TryNumber(Attribute(e, "version"), byte.MaxValue, out version))
             {
                 Problem($"event {id}: version '{Attribute(e, "version")}' is not a number from 0 to 255");
                 return;
@@ -208,22 +261,23 @@ public static class InstrumentationManifestParser
             Dictionary<string, byte>? taskOpcodes = null;
             if (_tasks.TryGetValue(taskName, out var t)) (task, taskOpcodes) = t;
             if (opcodeName.Length > 0 && !(taskOpcodes?.TryGetValue(opcodeName, out opcode) ?? false)) _opcodes.TryGetValue(opcodeName, out opcode);
-            var (fields, flat) = (Array.Empty<SchemaField>(), 0);
+            var template = Template.Empty;
             string tid = Attribute(e, "template");
             if (tid.Length > 0)
             {
-                var template = Template(tid);
-                if (template is null)
+                var found = TemplateNamed(tid);
+                if (found is null)
                 {
                     // An unusable template has said why already; this names the event left out.
                     Problem(_templateElements.ContainsKey(tid) ? $"event {id}: template '{tid}' cannot be used; event left out" : $"event {id}: template '{tid}' is missing; event left out");
                     return;
                 }
-                (fields, flat) = template.Value;
+                template = found;
             }
             string shownOpcode = opcodeName.StartsWith("win:", StringComparison.Ordinal) ? opcodeName[4..] : opcodeName;
-            string eventName = Attribute(e, "symbol") is { Length: > 0 } symbol ? symbol : TraceEventInfoParser.EventNameOf(taskName, shownOpcode);
-            Schemas.Add(new EventSchema(SchemaSource.EventSourceManifest, _providerId, ProviderName, eventName, fields, flat)
+            string eventName = TraceEventInfoParser.EventNameOf(taskName, shownOpcode);
+            if (eventName.Length == 0) eventName = Attribute(e, "symbol");
+            Schemas.Add(new EventSchema(SchemaSource.EventSourceManifest, _providerId, ProviderName, eventName, template.Fields, template.FlatCount, template.Referenced)
             {
                 EventId = (ushort)id,
                 Version = (byte)version,
@@ -234,15 +288,15 @@ public static class InstrumentationManifestParser
             });
         }
 
-        private (SchemaField[] Fields, int FlatCount)? Template(string tid)
+        private Template? TemplateNamed(string tid)
         {
             if (_templates.TryGetValue(tid, out var known)) return known;
-            (SchemaField[], int)? built = null;
+            Template? built = null;
             if (_templateElements.TryGetValue(tid, out var element))
             {
                 int index = 0;
                 var fields = Members(element, ref index, 0, tid);
-                if (fields is not null) built = (fields, index);
+                if (fields is not null) built = new Template(fields, index, EventSchema.ReferencedFields(fields, index));
             }
             _templates[tid] = built;
             return built;
@@ -318,9 +372,9 @@ public static class InstrumentationManifestParser
             (kind, value, field) = (FieldCountKind.Single, 1, -1);
             string text = Attribute(element, attribute);
             if (text.Length == 0) return true;
-            if (TryNumber(text, out long number))
+            if (TryUnsigned(text, out ulong number))
             {
-                if (number is < 0 or > ushort.MaxValue)
+                if (number > ushort.MaxValue)
                 {
                     Problem($"template '{tid}': field '{name}' has {attribute} {number}, beyond 65,535");
                     return false;
@@ -342,5 +396,11 @@ public static class InstrumentationManifestParser
         {
             if (Problems.Count < MaxProblems) Problems.Add(text);
         }
+    }
+
+    /// <summary>A template's fields, shared by every event that uses it.</summary>
+    private sealed record Template(SchemaField[] Fields, int FlatCount, bool[] Referenced)
+    {
+        public static readonly Template Empty = new(Array.Empty<SchemaField>(), 0, Array.Empty<bool>());
     }
 }

@@ -1,4 +1,5 @@
 using System.Security.Cryptography;
+using HiddenCost.Etl.Decoding.Clr;
 using HiddenCost.Etl.Decoding.KernelTraceControl;
 using HiddenCost.Etl.Decoding.Schema;
 using HiddenCost.Etl.Records;
@@ -11,7 +12,11 @@ namespace HiddenCost.Etl.Decoding.Manifest;
 /// (ManifestData, event 0xFFFE). Feed every event to <see cref="Observe"/>, then ask <see cref="TryGetSchema"/>
 /// for a manifest event's layout. The MetaData events of a provider come before its events in merged traces; an
 /// EventSource logs its manifest when the session enables it, before its events. MetaData schemas win over an
-/// EventSource's own (they are what TDH showed at merge time), and a manifest sent again replaces the one before.
+/// EventSource's own (they are what TDH showed at merge time). Of an EventSource's manifests (every process using it
+/// sends one, and sends it again at every enable) the best is kept, as TraceEvent keeps it: a higher envelope
+/// version, or at the same version the larger. The runtime's own ManifestData (.NET's NativeRuntimeEventSource,
+/// under the runtime provider's id) is not used: the runtime's events have typed decoders and MetaData schemas, and
+/// TraceEvent ignores it too.
 /// Built-in schemas can be added with <see cref="Add"/>; embedded ones win over them. Not thread-safe, lookups
 /// included (they fill a cache): one catalog per pass.
 /// </summary>
@@ -27,9 +32,9 @@ public sealed class SchemaCatalog : IValueMapSource
     private readonly Dictionary<Guid, string> _providerNames = new();
     // Value maps that came from EventSource manifests: a later manifest of the provider may replace them.
     private readonly HashSet<(Guid Provider, string Name)> _eventSourceMaps = new();
-    // The digest of each provider's last manifest read: an EventSource sends the same manifest at every enable, and
-    // reading it again would change nothing.
-    private readonly Dictionary<Guid, byte[]> _manifestDigests = new();
+    // Each provider's manifest in force: its digest (an EventSource sends the same manifest at every enable, and
+    // reading it again would change nothing), envelope version and size (a manifest no better is not read).
+    private readonly Dictionary<Guid, (byte[] Digest, int Version, int Size)> _manifestsInForce = new();
 
     // Most events of a trace come from a handful of (provider, id, version) triples and name a handful of value
     // maps; these small direct-mapped caches answer them without hashing a GUID and a tuple (or a string) for
@@ -59,7 +64,8 @@ public sealed class SchemaCatalog : IValueMapSource
         if (e.Kind == RecordHeaderKind.EventHeader)
         {
             if (!EventSourceManifestAssembler.IsManifestEvent(e)) return false;
-            if (_eventSourceChunks.TryAdd(e, out var manifest, out var chunkError)) AddEventSourceManifest(e, manifest);
+            if (e.ProviderId == ClrProviders.Runtime || e.ProviderId == ClrProviders.Rundown) return true;
+            if (_eventSourceChunks.TryAdd(e, out var manifest, out var chunkError)) AddEventSourceManifest(e, manifest, e.Payload[1] + e.Payload[2]);
             else if (chunkError is not null) Error(e, chunkError);
             return true;
         }
@@ -130,10 +136,11 @@ public sealed class SchemaCatalog : IValueMapSource
     /// <summary>The provider's name, from any schema or manifest the trace embeds for it; null when none names it.</summary>
     public string? ProviderName(Guid providerId) => _providerNames.GetValueOrDefault(providerId);
 
-    private void AddEventSourceManifest(in EtwEvent e, byte[] xml)
+    private void AddEventSourceManifest(in EtwEvent e, byte[] xml, int version)
     {
         byte[] digest = SHA256.HashData(xml);
-        if (_manifestDigests.TryGetValue(e.ProviderId, out var last) && last.AsSpan().SequenceEqual(digest))
+        if (_manifestsInForce.TryGetValue(e.ProviderId, out var last)
+            && (last.Digest.AsSpan().SequenceEqual(digest) || version < last.Version || (version == last.Version && xml.Length < last.Size)))
         {
             EventSourceManifests++;
             return;
@@ -150,7 +157,7 @@ public sealed class SchemaCatalog : IValueMapSource
             return;
         }
         EventSourceManifests++;
-        _manifestDigests[e.ProviderId] = digest;
+        _manifestsInForce[e.ProviderId] = (digest, version, xml.Length);
         foreach (var problem in parsed.Problems) Error(e, $"EventSource manifest of {parsed.ProviderName}: {problem}");
         if (parsed.ProviderName.Length > 0) _providerNames.TryAdd(parsed.ProviderId, parsed.ProviderName);
         foreach (var schema in parsed.Schemas)

@@ -110,15 +110,23 @@ public enum SchemaSource : byte
 public sealed class EventSchema
 {
     public EventSchema(SchemaSource source, Guid providerId, string providerName, string eventName, IReadOnlyList<SchemaField> fields, int flatFieldCount)
+        : this(source, providerId, providerName, eventName, fields as SchemaField[] ?? fields.ToArray(), flatFieldCount, null)
+    {
+    }
+
+    /// <param name="referenced">
+    /// <see cref="ReferencedFields"/> of these fields, when several schemas share one field list (a manifest's
+    /// template serves many events): worked out once, not once an event.
+    /// </param>
+    internal EventSchema(SchemaSource source, Guid providerId, string providerName, string eventName, SchemaField[] fields, int flatFieldCount, bool[]? referenced)
     {
         Source = source;
         ProviderId = providerId;
         ProviderName = providerName;
         EventName = eventName;
-        FieldArray = fields as SchemaField[] ?? fields.ToArray();
+        FieldArray = fields;
         FlatFieldCount = flatFieldCount;
-        _referenced = new bool[Math.Max(flatFieldCount, 0)];
-        MarkReferenced(FieldArray, new HashSet<SchemaField>(ReferenceEqualityComparer.Instance));
+        _referenced = referenced ?? ReferencedFields(fields, flatFieldCount);
     }
 
     // Which fields give another field its count or length: only their values need keeping while decoding.
@@ -153,16 +161,24 @@ public sealed class EventSchema
 
     public override string ToString() => $"{ProviderName}/{EventName} ({Fields.Count} fields)";
 
+    /// <summary>Which of <paramref name="flatFieldCount"/> fields give another field its count or length.</summary>
+    internal static bool[] ReferencedFields(SchemaField[] fields, int flatFieldCount)
+    {
+        var referenced = new bool[Math.Max(flatFieldCount, 0)];
+        MarkReferenced(fields, referenced, new HashSet<SchemaField>(ReferenceEqualityComparer.Instance));
+        return referenced;
+    }
+
     // Each field once: embedded schemas may share struct members between structs, and walking every path
     // through such a schema could take exponential time.
-    private void MarkReferenced(SchemaField[] fields, HashSet<SchemaField> seen)
+    private static void MarkReferenced(SchemaField[] fields, bool[] referenced, HashSet<SchemaField> seen)
     {
         foreach (var field in fields)
         {
             if (!seen.Add(field)) continue;
-            if (field.CountKind == FieldCountKind.FromField && (uint)field.CountFieldIndex < (uint)_referenced.Length) _referenced[field.CountFieldIndex] = true;
-            if (field.LengthKind == FieldLengthKind.FromField && (uint)field.LengthFieldIndex < (uint)_referenced.Length) _referenced[field.LengthFieldIndex] = true;
-            MarkReferenced(field.MemberArray, seen);
+            if (field.CountKind == FieldCountKind.FromField && (uint)field.CountFieldIndex < (uint)referenced.Length) referenced[field.CountFieldIndex] = true;
+            if (field.LengthKind == FieldLengthKind.FromField && (uint)field.LengthFieldIndex < (uint)referenced.Length) referenced[field.LengthFieldIndex] = true;
+            MarkReferenced(field.MemberArray, referenced, seen);
         }
     }
 }
