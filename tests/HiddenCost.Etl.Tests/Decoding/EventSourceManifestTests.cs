@@ -159,7 +159,7 @@ public sealed class EventSourceManifestTests
     }
 
     [TestMethod]
-    public void MetaData_schemas_win_over_an_EventSources_own_and_the_larger_of_its_manifests_is_kept()
+    public void MetaData_schemas_win_over_an_EventSources_own_and_each_different_manifest_adds_its_events()
     {
         var catalog = new SchemaCatalog();
         var meta = new EventSchema(SchemaSource.EmbeddedManifest, Provider, "FromMetaData", "M", Array.Empty<SchemaField>(), 0) { EventId = 1, Version = 2 };
@@ -167,14 +167,17 @@ public sealed class EventSourceManifestTests
         catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small), opcode: 254));
         Assert.IsTrue(catalog.TryGetSchema(Provider, 1, 2, out var kept));
         Assert.AreSame(meta, kept);
-        // Larger: read (TraceEvent keeps the larger of two manifests of one version); smaller: not read.
-        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small.Replace("symbol=\"Named\"/>", "symbol=\"Renamed\"/>")), opcode: 254));
-        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var renamed));
-        Assert.AreEqual("Renamed", renamed.EventName);
-        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, Small.Replace("symbol=\"Named\"/>", "symbol=\"N\"/>")), opcode: 254));
-        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var keptLarger));
-        Assert.AreEqual("Renamed", keptLarger.EventName);
-        Assert.AreEqual(3, catalog.EventSourceManifests);
+        // Another process's version of the source, smaller (a newer one may have dropped events): its new event
+        // version is added, the events both describe take the later manifest's description.
+        var newer = Small.Replace("""<event value="4" symbol="Named"/>""", """<event value="4" version="1" symbol="Four"/>""")
+            .Replace("""<event value="5" opcode="Custom" symbol="CustomEvent"/>""", "");
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1, 0, newer), opcode: 254));
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 1, out var four));
+        Assert.AreEqual("Four", four.EventName);
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 4, 0, out var named));
+        Assert.AreEqual("Named", named.EventName);
+        Assert.IsTrue(catalog.TryGetSchema(Provider, 5, 0, out _));
+        Assert.AreEqual(2, catalog.EventSourceManifests);
     }
 
     [TestMethod]
@@ -223,7 +226,24 @@ public sealed class EventSourceManifestTests
         for (int thread = 0; thread < 5 && catalog.Errors.Count == 0; thread++)
             for (ushort n = 0; n < 139 && catalog.Errors.Count == 0; n++)
                 catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(1000, n, chunk), threadId: thread, opcode: 254));
-        StringAssert.Contains(catalog.Errors.Single(), "incomplete EventSource manifests hold more than 33,554,432 bytes");
+        // The sending begun first gives way to the one going on.
+        StringAssert.Contains(catalog.Errors.Single(), "incomplete EventSource manifests hold more than 33,554,432 bytes: the manifest of "
+            + $"{Provider} that process 1 (thread 0) began sending first, still incomplete at chunk 139 of 1000, dropped");
+    }
+
+    [TestMethod]
+    public void Sendings_broken_off_long_ago_give_way_to_later_manifests()
+    {
+        // A process that exited (or lost events) mid-sending never completes its manifest.
+        var catalog = new SchemaCatalog();
+        for (int thread = 0; thread < 64; thread++)
+            catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(2, 0, "<m"), threadId: thread, opcode: 254));
+        int half = Small.Length / 2;
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(2, 0, Small[..half]), threadId: 999, opcode: 254));
+        catalog.Observe(SyntheticEvent.Manifest(Provider, 0xFFFE, 1, Envelope(2, 1, Small[half..]), threadId: 999, opcode: 254));
+        Assert.AreEqual(1, catalog.EventSourceManifests);
+        StringAssert.Contains(catalog.Errors[0], "more than 64 EventSource manifests incomplete at once: the manifest of "
+            + $"{Provider} that process 1 (thread 0) began sending first, still incomplete at chunk 1 of 2, dropped");
     }
 
     [TestMethod]
@@ -363,6 +383,44 @@ public sealed class EventSourceManifestTests
             """<map value="0x4" message="Four"/></bitMap><valueMap name="E"><map value="0xffffffffffffffff" message="Unknown"/></valueMap>""");
         var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out _);
         Assert.AreEqual("Unknown", manifest!.Maps.Single(m => m.Name == "E").Format(0xFFFFFFFF));
+    }
+
+    [TestMethod]
+    public void A_map_value_beyond_32_bits_names_no_32_bit_value()
+    {
+        // A ulong flags enum's 1 << 32 is no 32-bit value: cut to 32 bits it would name 0 (and 0x100000001 would name 1).
+        string xml = Small.Replace("""<map value="0x4" message="Four"/></bitMap>""",
+            """<map value="0x4" message="Four"/></bitMap><valueMap name="E"><map value="0x100000001" message="Big"/><map value="0x1" message="One"/><map value="0x100000000" message="High"/></valueMap>""");
+        var map = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out _)!.Maps.Single(m => m.Name == "E");
+        Assert.AreEqual("One", map.Format(1));
+        Assert.IsNull(map.Format(0));
+        Assert.AreEqual(1, map.Count);
+    }
+
+    [TestMethod]
+    public void Decoding_against_a_template_of_many_fields_costs_in_proportion_to_the_payload()
+    {
+        // A hostile manifest may hold hundreds of thousands of fields in one template; an empty payload must not
+        // cost a value slot for each of them.
+        var fields = Enumerable.Range(0, 700_001).Select(i => new SchemaField("f", i, FieldInType.UInt8, 0)).ToArray();
+        var schema = new EventSchema(SchemaSource.EventSourceManifest, Provider, "P", "E", fields, fields.Length);
+        var visitor = new Counter();
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var status = SchemaDecoder.Decode(schema, ReadOnlySpan<byte>.Empty, 8, ref visitor);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.AreEqual(DecodeStatus.Truncated, status);
+        Assert.IsTrue(allocated < 100_000, $"{allocated:N0} bytes allocated to decode an empty payload");
+    }
+
+    private struct Counter : IEventFieldVisitor
+    {
+        public int Fields;
+
+        public bool Visit(in EventField field)
+        {
+            Fields++;
+            return true;
+        }
     }
 
     [TestMethod]

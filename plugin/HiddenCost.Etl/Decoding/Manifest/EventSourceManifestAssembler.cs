@@ -24,6 +24,7 @@ public sealed class EventSourceManifestAssembler
     // Chunks of manifests not yet complete, per sender (an EventSource's chunks of one sending follow each other).
     private readonly Dictionary<(Guid Provider, int ProcessId, int ThreadId), Pending> _pending = new();
     private long _pendingBytes;
+    private long _sendings;
 
     /// <summary>Whether <paramref name="e"/> is an EventSource ManifestData event.</summary>
     public static bool IsManifestEvent(in EtwEvent e) =>
@@ -31,7 +32,10 @@ public sealed class EventSourceManifestAssembler
 
     /// <summary>
     /// Takes one ManifestData event's chunk. True with the whole manifest (UTF-8 XML) when this chunk completed one;
-    /// false otherwise, with <paramref name="error"/> set when the chunk could not be used.
+    /// false otherwise. <paramref name="error"/> says why when the chunk could not be used, or when an incomplete
+    /// manifest was dropped to make room for it. When incomplete manifests
+    /// reach their bounds, the one started longest ago gives way (a sender that exited or lost events mid-sending
+    /// never completes its manifest), as TraceEvent forgets partial manifests after a while.
     /// </summary>
     public bool TryAdd(in EtwEvent e, out byte[] manifest, out string? error)
     {
@@ -70,12 +74,8 @@ public sealed class EventSourceManifestAssembler
                 manifest = chunk.ToArray();
                 return true;
             }
-            if (_pending.Count >= MaxPending)
-            {
-                error = $"more than {MaxPending} EventSource manifests incomplete at once";
-                return false;
-            }
-            _pending[sender] = pending = new Pending(total, p[1], p[2]);
+            if (_pending.Count >= MaxPending) error = DropOldest($"more than {MaxPending} EventSource manifests incomplete at once");
+            _pending[sender] = pending = new Pending(total, p[1], p[2], ++_sendings);
         }
         if (number != pending.Next || total != pending.Total || p[1] != pending.Major || p[2] != pending.Minor)
         {
@@ -89,12 +89,8 @@ public sealed class EventSourceManifestAssembler
             error = $"EventSource manifest grows beyond {InstrumentationManifestParser.MaxBytes:N0} bytes; dropped";
             return false;
         }
-        if (_pendingBytes + chunk.Length > MaxPendingBytes)
-        {
-            Drop(sender);
-            error = $"incomplete EventSource manifests hold more than {MaxPendingBytes:N0} bytes; this one dropped";
-            return false;
-        }
+        while (_pendingBytes + chunk.Length > MaxPendingBytes && _pending.Count > 1)
+            error = DropOldest($"incomplete EventSource manifests hold more than {MaxPendingBytes:N0} bytes", except: pending);
         pending.Bytes.Write(chunk);
         _pendingBytes += chunk.Length;
         pending.Next++;
@@ -109,9 +105,21 @@ public sealed class EventSourceManifestAssembler
         if (_pending.Remove(sender, out var dropped)) _pendingBytes -= dropped.Bytes.Length;
     }
 
+    /// <summary>Drops the incomplete manifest started longest ago (other than <paramref name="except"/>) and says so.</summary>
+    private string DropOldest(string why, Pending? except = null)
+    {
+        var oldest = _pending.Where(p => p.Value != except).MinBy(p => p.Value.Sending);
+        Drop(oldest.Key);
+        return $"{why}: the manifest of {oldest.Key.Provider} that process {oldest.Key.ProcessId} (thread {oldest.Key.ThreadId}) began sending first, " +
+            $"still incomplete at chunk {oldest.Value.Next} of {oldest.Value.Total}, dropped";
+    }
+
     private sealed class Pending
     {
-        public Pending(int total, byte major, byte minor) => (Total, Major, Minor) = (total, major, minor);
+        public Pending(int total, byte major, byte minor, long sending) => (Total, Major, Minor, Sending) = (total, major, minor, sending);
+
+        /// <summary>The order in which sendings began.</summary>
+        public long Sending { get; }
 
         public int Total { get; }
         public byte Major { get; }

@@ -224,9 +224,10 @@ public static class InstrumentationManifestParser
         {
             var entries = new List<(uint, string)>();
             // An enum's negative values are written as 64-bit two's complement (-1: 0xffffffffffffffff); payloads hold
-            // them in 32 bits.
+            // them in 32 bits. Other values beyond 32 bits (a ulong flags enum's high bits) have no 32-bit key: left
+            // out, not cut to one (1 << 32 would name 0).
             foreach (var entry in Children(map, "map"))
-                if (TryUnsigned(Attribute(entry, "value"), out ulong value))
+                if (TryUnsigned(Attribute(entry, "value"), out ulong value) && (value <= uint.MaxValue || value >= 0xFFFF_FFFF_8000_0000UL))
                     entries.Add(((uint)value, Message(Attribute(entry, "message"))));
             return new ValueMap(Attribute(map, "name"), map.Name.LocalName == "bitMap", entries);
         }

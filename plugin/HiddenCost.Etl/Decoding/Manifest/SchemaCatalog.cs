@@ -12,11 +12,12 @@ namespace HiddenCost.Etl.Decoding.Manifest;
 /// (ManifestData, event 0xFFFE). Feed every event to <see cref="Observe"/>, then ask <see cref="TryGetSchema"/>
 /// for a manifest event's layout. The MetaData events of a provider come before its events in merged traces; an
 /// EventSource logs its manifest when the session enables it, before its events. MetaData schemas win over an
-/// EventSource's own (they are what TDH showed at merge time). Of an EventSource's manifests (every process using it
-/// sends one, and sends it again at every enable) the best is kept, as TraceEvent keeps it: a higher envelope
-/// version, or at the same version the larger. The runtime's own ManifestData (.NET's NativeRuntimeEventSource,
-/// under the runtime provider's id) is not used: the runtime's events have typed decoders and MetaData schemas, and
-/// TraceEvent ignores it too.
+/// EventSource's own (they are what TDH showed at merge time). Every process using an EventSource sends its
+/// manifest, and sends it again at every enable: each different manifest is read, its events' schemas added to
+/// those of the others (an event's id and version name one layout, so processes running different versions of a
+/// source each find theirs; of two manifests describing one id and version, the later is kept). The runtime's own
+/// ManifestData (.NET's NativeRuntimeEventSource, under the runtime provider's id) is not used: the runtime's events
+/// have typed decoders and MetaData schemas, and TraceEvent ignores it too.
 /// Built-in schemas can be added with <see cref="Add"/>; embedded ones win over them. Not thread-safe, lookups
 /// included (they fill a cache): one catalog per pass.
 /// </summary>
@@ -32,9 +33,9 @@ public sealed class SchemaCatalog : IValueMapSource
     private readonly Dictionary<Guid, string> _providerNames = new();
     // Value maps that came from EventSource manifests: a later manifest of the provider may replace them.
     private readonly HashSet<(Guid Provider, string Name)> _eventSourceMaps = new();
-    // Each provider's manifest in force: its digest (an EventSource sends the same manifest at every enable, and
-    // reading it again would change nothing), envelope version and size (a manifest no better is not read).
-    private readonly Dictionary<Guid, (byte[] Digest, int Version, int Size)> _manifestsInForce = new();
+    // The digest of each provider's last manifest read: an EventSource sends the same manifest at every enable, and
+    // reading it again would change nothing.
+    private readonly Dictionary<Guid, byte[]> _lastManifests = new();
 
     // Most events of a trace come from a handful of (provider, id, version) triples and name a handful of value
     // maps; these small direct-mapped caches answer them without hashing a GUID and a tuple (or a string) for
@@ -65,8 +66,9 @@ public sealed class SchemaCatalog : IValueMapSource
         {
             if (!EventSourceManifestAssembler.IsManifestEvent(e)) return false;
             if (e.ProviderId == ClrProviders.Runtime || e.ProviderId == ClrProviders.Rundown) return true;
-            if (_eventSourceChunks.TryAdd(e, out var manifest, out var chunkError)) AddEventSourceManifest(e, manifest, e.Payload[1] + e.Payload[2]);
-            else if (chunkError is not null) Error(e, chunkError);
+            bool complete = _eventSourceChunks.TryAdd(e, out var manifest, out var chunkError);
+            if (chunkError is not null) Error(e, chunkError);
+            if (complete) AddEventSourceManifest(e, manifest);
             return true;
         }
         if (e.Kind is not (RecordHeaderKind.Classic or RecordHeaderKind.Instance) || e.ProviderId != KernelTraceControlIds.MetaDataTask) return false;
@@ -136,11 +138,10 @@ public sealed class SchemaCatalog : IValueMapSource
     /// <summary>The provider's name, from any schema or manifest the trace embeds for it; null when none names it.</summary>
     public string? ProviderName(Guid providerId) => _providerNames.GetValueOrDefault(providerId);
 
-    private void AddEventSourceManifest(in EtwEvent e, byte[] xml, int version)
+    private void AddEventSourceManifest(in EtwEvent e, byte[] xml)
     {
         byte[] digest = SHA256.HashData(xml);
-        if (_manifestsInForce.TryGetValue(e.ProviderId, out var last)
-            && (last.Digest.AsSpan().SequenceEqual(digest) || version < last.Version || (version == last.Version && xml.Length < last.Size)))
+        if (_lastManifests.TryGetValue(e.ProviderId, out var last) && last.AsSpan().SequenceEqual(digest))
         {
             EventSourceManifests++;
             return;
@@ -157,7 +158,7 @@ public sealed class SchemaCatalog : IValueMapSource
             return;
         }
         EventSourceManifests++;
-        _manifestsInForce[e.ProviderId] = (digest, version, xml.Length);
+        _lastManifests[e.ProviderId] = digest;
         foreach (var problem in parsed.Problems) Error(e, $"EventSource manifest of {parsed.ProviderName}: {problem}");
         if (parsed.ProviderName.Length > 0) _providerNames.TryAdd(parsed.ProviderId, parsed.ProviderName);
         foreach (var schema in parsed.Schemas)

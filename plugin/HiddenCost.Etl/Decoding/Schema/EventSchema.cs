@@ -127,6 +127,7 @@ public sealed class EventSchema
         FieldArray = fields;
         FlatFieldCount = flatFieldCount;
         _referenced = referenced ?? ReferencedFields(fields, flatFieldCount);
+        HasReferencedFields = Array.IndexOf(_referenced, true) >= 0;
     }
 
     // Which fields give another field its count or length: only their values need keeping while decoding.
@@ -150,6 +151,9 @@ public sealed class EventSchema
     public IReadOnlyList<SchemaField> Fields => FieldArray;
 
     internal SchemaField[] FieldArray { get; }
+
+    /// <summary>Whether any field is another field's count or length (only then are values kept while decoding).</summary>
+    internal bool HasReferencedFields { get; }
 
     /// <summary>Whether the field at flat index <paramref name="index"/> is another field's count or length.</summary>
     internal bool IsReferenced(int index) => (uint)index < (uint)_referenced.Length && _referenced[index];

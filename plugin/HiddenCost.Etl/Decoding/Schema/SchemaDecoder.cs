@@ -44,7 +44,9 @@ public static class SchemaDecoder
         where TVisitor : IEventFieldVisitor
     {
         long[]? rented = null;
-        int flat = Math.Max(schema.FlatFieldCount, 0);
+        // Values are kept only for fields that size others; a schema with none keeps nothing, so decoding costs in
+        // proportion to the payload, not to the schema (a manifest's template may hold thousands of fields).
+        int flat = schema.HasReferencedFields ? Math.Max(schema.FlatFieldCount, 0) : 0;
         // Sized to the schema: the runtime zeroes stack space, and most schemas have a handful of fields.
         Span<long> values = flat <= 128
             ? stackalloc long[flat]
