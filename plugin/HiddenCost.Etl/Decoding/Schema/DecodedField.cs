@@ -9,7 +9,8 @@ public static class FieldCollector
     public static IReadOnlyList<DecodedField> Collect(EventSchema schema, ReadOnlySpan<byte> payload, int pointerSize,
         IValueMapSource? maps, out DecodeStatus status)
     {
-        var collector = new Collector(new List<DecodedField>(schema.FlatFieldCount));
+        // Sized for a usual event, not the schema: a hostile template's thousands of fields would cost every event.
+        var collector = new Collector(new List<DecodedField>(Math.Min(schema.FlatFieldCount, 32)));
         status = SchemaDecoder.Decode(schema, payload, pointerSize, ref collector, maps);
         return collector.Fields;
     }
