@@ -59,7 +59,10 @@ public sealed class SchemaCatalog : IValueMapSource
     /// <summary>Why MetaData events or EventSource manifests could not be used, or parts of them (the first 20).</summary>
     public IReadOnlyList<string> Errors => _errors;
 
-    /// <summary>Learns from a MetaData event; true when <paramref name="e"/> was one.</summary>
+    /// <summary>
+    /// Learns from a MetaData event or an EventSource's ManifestData chunk; true when <paramref name="e"/> was one
+    /// (a chunk that completes nothing, or could not be used, included).
+    /// </summary>
     public bool Observe(in EtwEvent e)
     {
         if (e.Kind == RecordHeaderKind.EventHeader)
