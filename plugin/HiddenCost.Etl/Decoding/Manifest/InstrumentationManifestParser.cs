@@ -38,7 +38,7 @@ public static class InstrumentationManifestParser
     private static ReadOnlySpan<byte> UnescapedCommand => "<OnEventCommand>"u8;
 
     /// <returns>The manifest, or null with a reason when it is not one this parser can use at all.</returns>
-    public static ParsedManifest? Parse(ReadOnlySpan<byte> utf8, out string? error)
+    public static ParsedManifest? Parse(byte[] utf8, out string? error)
     {
         error = null;
         if (utf8.Length > MaxBytes)
@@ -94,9 +94,9 @@ public static class InstrumentationManifestParser
         return false;
     }
 
-    private static byte[] Escaped(ReadOnlySpan<byte> utf8)
+    private static byte[] Escaped(byte[] utf8)
     {
-        if (utf8.IndexOf(UnescapedCommand) < 0) return utf8.ToArray();
+        if (utf8.AsSpan().IndexOf(UnescapedCommand) < 0) return utf8;
         var text = System.Text.Encoding.UTF8.GetString(utf8).Replace("<OnEventCommand>", "&lt;OnEventCommand&gt;", StringComparison.Ordinal);
         return System.Text.Encoding.UTF8.GetBytes(text);
     }

@@ -127,7 +127,7 @@ public sealed class EventSchema
         FieldArray = fields;
         FlatFieldCount = flatFieldCount;
         _referenced = referenced ?? ReferencedFields(fields, flatFieldCount);
-        HasReferencedFields = Array.IndexOf(_referenced, true) >= 0;
+        HasReferencedFields = _referenced.Length > 0;
     }
 
     // Which fields give another field its count or length: only their values need keeping while decoding.
@@ -165,12 +165,15 @@ public sealed class EventSchema
 
     public override string ToString() => $"{ProviderName}/{EventName} ({Fields.Count} fields)";
 
-    /// <summary>Which of <paramref name="flatFieldCount"/> fields give another field its count or length.</summary>
+    /// <summary>
+    /// Which of <paramref name="flatFieldCount"/> fields give another field its count or length; empty when none does
+    /// (most schemas), so that the schemas sharing it answer <see cref="HasReferencedFields"/> without a search.
+    /// </summary>
     internal static bool[] ReferencedFields(SchemaField[] fields, int flatFieldCount)
     {
         var referenced = new bool[Math.Max(flatFieldCount, 0)];
         MarkReferenced(fields, referenced, new HashSet<SchemaField>(ReferenceEqualityComparer.Instance));
-        return referenced;
+        return Array.IndexOf(referenced, true) >= 0 ? referenced : Array.Empty<bool>();
     }
 
     // Each field once: embedded schemas may share struct members between structs, and walking every path
