@@ -1,6 +1,4 @@
 using System.Globalization;
-using System.Xml;
-using System.Xml.Linq;
 using HiddenCost.Etl.Decoding.Schema;
 
 namespace HiddenCost.Etl.Decoding.Manifest;
@@ -29,8 +27,8 @@ public static class InstrumentationManifestParser
     public const int MaxEvents = SchemaCatalog.MaxSchemas;
 
     private const int MaxDepth = 8;
-    // Real manifests nest about ten elements deep (structs add up to MaxDepth); deeper XML is not a manifest, and
-    // loading deeply nested XML into a document takes time out of proportion to its size.
+    // Real manifests nest about ten elements deep (structs add up to MaxDepth); deeper XML is not a manifest, and is
+    // refused where the read reaches that depth, before more of it is kept.
     private const int MaxXmlDepth = 32;
     private const int MaxProblems = 20;
 
@@ -46,52 +44,17 @@ public static class InstrumentationManifestParser
             error = $"manifest is {utf8.Length:N0} bytes, more than the {MaxBytes:N0} read";
             return null;
         }
-        var bytes = Escaped(utf8);
-        XDocument document;
-        try
+        var root = ManifestXml.Read(Escaped(utf8), MaxXmlDepth, MaxBytes, out error);
+        if (root is null) return null;
+        var provider = root.FirstDescendant("provider");
+        if (provider is null || !Guid.TryParse(provider.Attribute("guid"), out var providerId))
         {
-            if (DeeperThan(bytes, MaxXmlDepth))
-            {
-                error = $"manifest nests elements deeper than {MaxXmlDepth}";
-                return null;
-            }
-            using var xml = Reader(bytes);
-            document = XDocument.Load(xml);
-        }
-        catch (XmlException ex)
-        {
-            error = $"manifest is not well-formed XML: {ex.Message}";
+            error = provider is null ? "manifest names no provider" : $"manifest's provider guid '{provider.Attribute("guid")}' is not a GUID";
             return null;
         }
-        var provider = document.Descendants().FirstOrDefault(e => e.Name.LocalName == "provider");
-        if (provider is null || !Guid.TryParse(Attribute(provider, "guid"), out var providerId))
-        {
-            error = provider is null ? "manifest names no provider" : $"manifest's provider guid '{Attribute(provider, "guid")}' is not a GUID";
-            return null;
-        }
-        var reading = new Reading(providerId, Attribute(provider, "name"), Strings(document));
+        var reading = new Reading(providerId, provider.Attribute("name"), Strings(root));
         reading.Read(provider);
         return new ParsedManifest(providerId, reading.ProviderName, reading.Schemas, reading.Maps, reading.Problems);
-    }
-
-    private static XmlReader Reader(byte[] bytes) => XmlReader.Create(new MemoryStream(bytes, writable: false), new XmlReaderSettings
-    {
-        DtdProcessing = DtdProcessing.Prohibit,
-        XmlResolver = null,
-        MaxCharactersFromEntities = 0,
-        MaxCharactersInDocument = MaxBytes,
-        IgnoreComments = true,
-        IgnoreProcessingInstructions = true,
-        IgnoreWhitespace = true,
-    });
-
-    /// <summary>A streaming read, which costs the same at any depth, before the document is built.</summary>
-    private static bool DeeperThan(byte[] bytes, int depth)
-    {
-        using var xml = Reader(bytes);
-        while (xml.Read())
-            if (xml.Depth > depth) return true;
-        return false;
     }
 
     private static byte[] Escaped(byte[] utf8)
@@ -101,19 +64,20 @@ public static class InstrumentationManifestParser
         return System.Text.Encoding.UTF8.GetBytes(text);
     }
 
-    private static string Attribute(XElement element, string name) => (string?)element.Attribute(name) ?? "";
+    private static string Attribute(ManifestElement element, string name) => element.Attribute(name);
 
-    private static IEnumerable<XElement> Children(XElement? parent, string name) =>
-        parent is null ? Enumerable.Empty<XElement>() : parent.Elements().Where(e => e.Name.LocalName == name);
+    private static IEnumerable<ManifestElement> Children(ManifestElement? parent, string name) =>
+        parent is null ? Array.Empty<ManifestElement>() : parent.Children(name);
 
-    private static XElement? Child(XElement parent, string name) => Children(parent, name).FirstOrDefault();
+    private static ManifestElement? Child(ManifestElement parent, string name) => parent.Child(name);
 
     /// <summary>The first string table's messages (EventSource writes one, en-US), by id.</summary>
-    private static Dictionary<string, string> Strings(XDocument document)
+    private static Dictionary<string, string> Strings(ManifestElement root)
     {
         var strings = new Dictionary<string, string>(StringComparer.Ordinal);
-        var table = document.Descendants().FirstOrDefault(e => e.Name.LocalName == "stringTable");
-        foreach (var entry in Children(table, "string")) strings.TryAdd(Attribute(entry, "id"), Attribute(entry, "value"));
+        var table = root.FirstDescendant("stringTable");
+        if (table is null) return strings;
+        foreach (var entry in table.Children("string")) strings.TryAdd(entry.Attribute("id"), entry.Attribute("value"));
         return strings;
     }
 
@@ -174,7 +138,7 @@ public static class InstrumentationManifestParser
         private readonly Dictionary<string, (ushort Value, Dictionary<string, byte> Opcodes)> _tasks = new(StringComparer.Ordinal);
         private readonly Dictionary<string, byte> _opcodes = new(StandardOpcodes, StringComparer.Ordinal);
         private readonly Dictionary<string, Template?> _templates = new(StringComparer.Ordinal);
-        private readonly Dictionary<string, XElement> _templateElements = new(StringComparer.Ordinal);
+        private readonly Dictionary<string, ManifestElement> _templateElements = new(StringComparer.Ordinal);
 
         public Reading(Guid providerId, string providerName, Dictionary<string, string> strings)
         {
@@ -188,7 +152,7 @@ public static class InstrumentationManifestParser
         public List<ValueMap> Maps { get; } = new();
         public List<string> Problems { get; } = new();
 
-        public void Read(XElement provider)
+        public void Read(ManifestElement provider)
         {
             foreach (var opcode in Children(Child(provider, "opcodes"), "opcode")) AddOpcode(_opcodes, opcode);
             foreach (var task in Children(Child(provider, "tasks"), "task"))
@@ -199,8 +163,8 @@ public static class InstrumentationManifestParser
                 _tasks.TryAdd(Attribute(task, "name"), ((ushort)value, own));
             }
             var maps = Child(provider, "maps");
-            foreach (var map in maps?.Elements() ?? Enumerable.Empty<XElement>())
-                if (map.Name.LocalName is "valueMap" or "bitMap") Maps.Add(ReadMap(map));
+            foreach (var map in maps?.Elements ?? Array.Empty<ManifestElement>())
+                if (map.Name is "valueMap" or "bitMap") Maps.Add(ReadMap(map));
             foreach (var template in Children(Child(provider, "templates"), "template"))
                 _templateElements.TryAdd(Attribute(template, "tid"), template);
             int events = 0;
@@ -215,12 +179,12 @@ public static class InstrumentationManifestParser
             }
         }
 
-        private static void AddOpcode(Dictionary<string, byte> opcodes, XElement opcode)
+        private static void AddOpcode(Dictionary<string, byte> opcodes, ManifestElement opcode)
         {
             if (TryNumber(Attribute(opcode, "value"), byte.MaxValue, out long value)) opcodes[Attribute(opcode, "name")] = (byte)value;
         }
 
-        private ValueMap ReadMap(XElement map)
+        private ValueMap ReadMap(ManifestElement map)
         {
             var entries = new List<(uint, string)>();
             // An enum's negative values are written as 64-bit two's complement (-1: 0xffffffffffffffff); payloads hold
@@ -229,7 +193,7 @@ public static class InstrumentationManifestParser
             foreach (var entry in Children(map, "map"))
                 if (TryUnsigned(Attribute(entry, "value"), out ulong value) && (value <= uint.MaxValue || value >= 0xFFFF_FFFF_8000_0000UL))
                     entries.Add(((uint)value, Message(Attribute(entry, "message"))));
-            return new ValueMap(Attribute(map, "name"), map.Name.LocalName == "bitMap", entries);
+            return new ValueMap(Attribute(map, "name"), map.Name == "bitMap", entries);
         }
 
         /// <summary>A <c>$(string.id)</c> reference's text from the string table; other text as it is.</summary>
@@ -243,7 +207,7 @@ public static class InstrumentationManifestParser
             return message;
         }
 
-        private void ReadEvent(XElement e)
+        private void ReadEvent(ManifestElement e)
         {
             if (!TryNumber(Attribute(e, "value"), ushort.MaxValue, out long id))
             {
@@ -251,7 +215,7 @@ public static class InstrumentationManifestParser
                 return;
             }
             long version = 0;
-            if (e.Attribute("version") is not null && !TryNumber(Attribute(e, "version"), byte.MaxValue, out version))
+            if (e.AttributeOrNull("version") is not null && !TryNumber(Attribute(e, "version"), byte.MaxValue, out version))
             {
                 Problem($"event {id}: version '{Attribute(e, "version")}' is not a number from 0 to 255");
                 return;
@@ -304,7 +268,7 @@ public static class InstrumentationManifestParser
         }
 
         /// <summary>The data and struct elements of a template or struct, in payload order, numbered in flat order.</summary>
-        private SchemaField[]? Members(XElement parent, ref int index, int depth, string tid)
+        private SchemaField[]? Members(ManifestElement parent, ref int index, int depth, string tid)
         {
             if (depth > MaxDepth)
             {
@@ -314,9 +278,9 @@ public static class InstrumentationManifestParser
             var fields = new List<SchemaField>();
             // Counts and lengths name fields of the same level that come earlier (the decoder reads them first).
             var byName = new Dictionary<string, int>(StringComparer.Ordinal);
-            foreach (var element in parent.Elements())
+            foreach (var element in parent.Elements)
             {
-                string kind = element.Name.LocalName;
+                string kind = element.Name;
                 if (kind is not ("data" or "struct")) continue;
                 string name = Attribute(element, "name");
                 int own = index++;
@@ -367,7 +331,7 @@ public static class InstrumentationManifestParser
         /// A count or length attribute: absent (Single), a number (Fixed; a count of 1 is one value), or an earlier
         /// field's name (FromField).
         /// </summary>
-        private bool Size(XElement element, string attribute, Dictionary<string, int> earlier, string tid, string name,
+        private bool Size(ManifestElement element, string attribute, Dictionary<string, int> earlier, string tid, string name,
             out FieldCountKind kind, out int value, out int field)
         {
             (kind, value, field) = (FieldCountKind.Single, 1, -1);
