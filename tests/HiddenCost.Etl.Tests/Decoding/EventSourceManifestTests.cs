@@ -367,6 +367,36 @@ public sealed class EventSourceManifestTests
     }
 
     [TestMethod]
+    [DataRow(257)]
+    [DataRow(500_000)]
+    public void An_element_with_hundreds_of_attributes_is_refused_before_XmlReader_reads_it(int attributes)
+    {
+        // XmlReader's time grows with the square of one element's attributes (250,000: 0.9 s); manifests have ten.
+        string xml = "<m" + string.Concat(Enumerable.Range(0, attributes).Select(i => $" a{i}=\"\"")) + "/>";
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
+        Assert.AreEqual("manifest has an element with more than 256 attributes", error);
+    }
+
+    [TestMethod]
+    public void An_element_with_256_attributes_is_read()
+    {
+        string attributes = string.Concat(Enumerable.Range(0, 254).Select(i => $" a{i}=\"\""));
+        string xml = Small.Replace("<provider name=", $"<provider{attributes} name=");
+        Assert.IsNotNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error), error);
+    }
+
+    [TestMethod]
+    public void A_manifest_in_UTF16_is_refused_as_ManifestData_format_1_is_UTF8()
+    {
+        var utf16 = Encoding.Unicode.GetPreamble().Concat(Encoding.Unicode.GetBytes(Small)).ToArray();
+        Assert.IsNull(InstrumentationManifestParser.Parse(utf16, out var error));
+        Assert.AreEqual("manifest is not UTF-8 XML: its first bytes are those of UTF-16 or UTF-32", error);
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.BigEndianUnicode.GetBytes(Small), out error));
+        StringAssert.StartsWith(error, "manifest is not UTF-8 XML");
+        Assert.IsNotNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(Small)).ToArray(), out error), error);
+    }
+
+    [TestMethod]
     public void The_unescaped_OnEventCommand_of_shipped_manifests_is_read_as_text()
     {
         string xml = Small.Replace("""<string id="f1" value="One"/>""", """<string id="f1" value="One"/><string id="x" value="called from <OnEventCommand>"/>""");

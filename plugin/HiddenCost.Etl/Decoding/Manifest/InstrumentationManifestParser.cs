@@ -30,6 +30,8 @@ public static class InstrumentationManifestParser
     // Real manifests nest about ten elements deep (structs add up to MaxDepth); deeper XML is not a manifest, and is
     // refused where the read reaches that depth, before more of it is kept.
     private const int MaxXmlDepth = 32;
+    // EventSource's elements have at most about ten attributes; XmlReader's time grows with the square of their number.
+    private const int MaxAttributes = 256;
     private const int MaxProblems = 20;
 
     // Manifests of some shipped EventSources hold this text unescaped in an attribute; TraceEvent escapes it too.
@@ -44,7 +46,7 @@ public static class InstrumentationManifestParser
             error = $"manifest is {utf8.Length:N0} bytes, more than the {MaxBytes:N0} read";
             return null;
         }
-        var root = ManifestXml.Read(Escaped(utf8), MaxXmlDepth, MaxBytes, out error);
+        var root = ManifestXml.Read(Escaped(utf8), MaxXmlDepth, MaxAttributes, MaxBytes, out error);
         if (root is null) return null;
         var provider = root.FirstDescendant("provider");
         if (provider is null || !Guid.TryParse(provider.Attribute("guid"), out var providerId))

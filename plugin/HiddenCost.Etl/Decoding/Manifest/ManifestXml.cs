@@ -5,25 +5,37 @@ namespace HiddenCost.Etl.Decoding.Manifest;
 /// <summary>
 /// An element of a manifest as the parser reads it: its local name, its attributes without a namespace, and its
 /// child elements (text, comments and namespace declarations are not kept; a manifest says everything in attributes).
+/// Children are linked, each to its next sibling, rather than held in lists, and attributes are kept in an array of
+/// the size the element declared: a hostile manifest of millions of tiny elements costs 48 bytes each.
 /// </summary>
 internal sealed class ManifestElement
 {
-    private static readonly List<ManifestElement> NoChildren = new();
-    private List<(string Name, string Value)>? _attributes;
-    private List<ManifestElement>? _children;
+    // Slots for every attribute the element declared; namespace declarations leave theirs empty (a null name).
+    private readonly (string? Name, string Value)[] _attributes;
+    private ManifestElement? _firstChild, _nextSibling;
 
-    public ManifestElement(string name) => Name = name;
+    public ManifestElement(string name, int attributeCapacity)
+    {
+        Name = name;
+        _attributes = attributeCapacity == 0 ? Array.Empty<(string?, string)>() : new (string?, string)[attributeCapacity];
+    }
 
     public string Name { get; }
 
-    public IReadOnlyList<ManifestElement> Elements => _children ?? NoChildren;
+    /// <summary>The child elements, in document order.</summary>
+    public IEnumerable<ManifestElement> Elements
+    {
+        get
+        {
+            for (var child = _firstChild; child is not null; child = child._nextSibling) yield return child;
+        }
+    }
 
     /// <summary>The attribute's value, or null when the element has none of that name.</summary>
     public string? AttributeOrNull(string name)
     {
-        if (_attributes is null) return null;
-        foreach (var (n, v) in _attributes)
-            if (n == name) return v;
+        foreach (var (n, value) in _attributes)
+            if (n == name) return value;
         return null;
     }
 
@@ -33,40 +45,46 @@ internal sealed class ManifestElement
     /// <summary>The child elements called <paramref name="name"/>, in document order.</summary>
     public IEnumerable<ManifestElement> Children(string name)
     {
-        foreach (var child in Elements)
+        for (var child = _firstChild; child is not null; child = child._nextSibling)
             if (child.Name == name) yield return child;
     }
 
     /// <summary>The first child element called <paramref name="name"/>, or null.</summary>
     public ManifestElement? Child(string name)
     {
-        foreach (var child in Elements)
+        for (var child = _firstChild; child is not null; child = child._nextSibling)
             if (child.Name == name) return child;
         return null;
     }
 
-    /// <summary>The first element called <paramref name="name"/> at or below this one, in document order.</summary>
+    /// <summary>The first element called <paramref name="name"/>, this one or below it, in document order.</summary>
     public ManifestElement? FirstDescendant(string name)
     {
-        // Iterative: the XML's depth is bounded when it is read, but the walk should not lean on that.
-        var pending = new Stack<(ManifestElement Element, int Next)>();
-        pending.Push((this, 0));
-        while (pending.Count > 0)
+        // Depth first without recursion: where a walk goes down, the sibling it would have gone on to waits here.
+        var later = new Stack<ManifestElement>();
+        var element = this;
+        while (true)
         {
-            var (element, next) = pending.Pop();
-            if (next == 0 && element.Name == name) return element;
-            if (next < element.Elements.Count)
+            if (element.Name == name) return element;
+            var next = ReferenceEquals(element, this) ? null : element._nextSibling;
+            if (element._firstChild is not null)
             {
-                pending.Push((element, next + 1));
-                pending.Push((element.Elements[next], 0));
+                if (next is not null) later.Push(next);
+                element = element._firstChild;
             }
+            else if (next is not null) element = next;
+            else if (!later.TryPop(out element!)) return null;
         }
-        return null;
     }
 
-    internal void AddAttribute(string name, string value) => (_attributes ??= new List<(string, string)>(4)).Add((name, value));
+    internal void SetAttribute(int slot, string name, string value) => _attributes[slot] = (name, value);
 
-    internal void AddChild(ManifestElement child) => (_children ??= new List<ManifestElement>()).Add(child);
+    /// <summary>Adds <paramref name="child"/> after <paramref name="lastChild"/>, the child added before it (null for the first).</summary>
+    internal void AddChild(ManifestElement? lastChild, ManifestElement child)
+    {
+        if (lastChild is null) _firstChild = child;
+        else lastChild._nextSibling = child;
+    }
 }
 
 /// <summary>
@@ -75,10 +93,25 @@ internal sealed class ManifestElement
 /// </summary>
 internal static class ManifestXml
 {
-    /// <returns>The document's root element, or null with a reason (not well-formed, too deep, no element).</returns>
-    public static ManifestElement? Read(byte[] utf8, int maxDepth, int maxCharacters, out string? error)
+    /// <returns>The document's root element, or null with a reason (not UTF-8, not well-formed, too deep, too many attributes).</returns>
+    public static ManifestElement? Read(byte[] utf8, int maxDepth, int maxAttributes, int maxCharacters, out string? error)
     {
         error = null;
+        // ManifestData's format 1 is UTF-8 XML. Refusing the others (which XmlReader would detect and read) also keeps
+        // the byte scan below true: in UTF-8 and the single-byte encodings a declaration can switch to, '<' and '='
+        // are the bytes 0x3C and 0x3D and nothing else is.
+        if (WideUnicode(utf8))
+        {
+            error = "manifest is not UTF-8 XML: its first bytes are those of UTF-16 or UTF-32";
+            return null;
+        }
+        // XmlReader reads an element's attributes in time that grows with the square of their number (one element of
+        // a million attributes: 11 s); a manifest's elements have a handful.
+        if (MostEqualsSignsInATag(utf8) > maxAttributes)
+        {
+            error = $"manifest has an element with more than {maxAttributes} attributes";
+            return null;
+        }
         var settings = new XmlReaderSettings
         {
             DtdProcessing = DtdProcessing.Prohibit,
@@ -90,7 +123,8 @@ internal static class ManifestXml
             IgnoreWhitespace = true,
         };
         ManifestElement? root = null;
-        var open = new Stack<ManifestElement>();
+        // Each open element with the last child added to it (children are linked, each to the next).
+        var open = new Stack<(ManifestElement Element, ManifestElement? LastChild)>();
         try
         {
             using var xml = XmlReader.Create(new MemoryStream(utf8, writable: false), settings);
@@ -107,19 +141,20 @@ internal static class ManifestXml
                     continue;
                 }
                 if (xml.NodeType != XmlNodeType.Element) continue;
-                var element = new ManifestElement(xml.LocalName);
-                if (xml.MoveToFirstAttribute())
+                var element = new ManifestElement(xml.LocalName, xml.AttributeCount);
+                for (int slot = 0; slot < xml.AttributeCount; slot++)
                 {
-                    do
-                    {
-                        if (xml.NamespaceURI.Length == 0) element.AddAttribute(xml.LocalName, xml.Value);
-                    }
-                    while (xml.MoveToNextAttribute());
-                    xml.MoveToElement();
+                    xml.MoveToAttribute(slot);
+                    if (xml.NamespaceURI.Length == 0) element.SetAttribute(slot, xml.LocalName, xml.Value);
                 }
-                if (open.TryPeek(out var parent)) parent.AddChild(element);
-                else root ??= element;
-                if (!xml.IsEmptyElement) open.Push(element);
+                xml.MoveToElement();
+                if (open.TryPop(out var parent))
+                {
+                    parent.Element.AddChild(parent.LastChild, element);
+                    open.Push((parent.Element, element));
+                }
+                else root = element; // the reader allows one root element, and reports a document without one
+                if (!xml.IsEmptyElement) open.Push((element, null));
             }
         }
         catch (XmlException ex)
@@ -127,7 +162,30 @@ internal static class ManifestXml
             error = $"manifest is not well-formed XML: {ex.Message}";
             return null;
         }
-        if (root is null) error = "manifest is not well-formed XML: it holds no element";
+        if (root is null) error = "manifest is not well-formed XML: it holds no element"; // not seen: the reader throws first
         return root;
     }
+
+    /// <summary>
+    /// The most '=' signs between one '&lt;' and the next: at least the number of attributes of any element, since an
+    /// element's tag lies between its '&lt;' and the next one (well-formed XML has no '&lt;' inside an attribute value,
+    /// and XmlReader stops at the first it finds there); '=' signs in text and comments can only raise it.
+    /// </summary>
+    private static int MostEqualsSignsInATag(ReadOnlySpan<byte> xml)
+    {
+        int most = 0;
+        while (true)
+        {
+            int next = xml.IndexOf((byte)'<');
+            int count = (next < 0 ? xml : xml[..next]).Count((byte)'=');
+            if (count > most) most = count;
+            if (next < 0) return most;
+            xml = xml[(next + 1)..];
+        }
+    }
+
+    /// <summary>Whether the bytes start as UTF-16 or UTF-32 XML does (a byte-order mark, or a zero among the first four).</summary>
+    private static bool WideUnicode(ReadOnlySpan<byte> xml) =>
+        xml.StartsWith(stackalloc byte[] { 0xFE, 0xFF }) || xml.StartsWith(stackalloc byte[] { 0xFF, 0xFE })
+        || xml[..Math.Min(xml.Length, 4)].IndexOf((byte)0) >= 0;
 }
