@@ -66,12 +66,8 @@ public static class InstrumentationManifestParser
         return System.Text.Encoding.UTF8.GetBytes(text);
     }
 
-    private static string Attribute(ManifestElement element, string name) => element.Attribute(name);
-
     private static IEnumerable<ManifestElement> Children(ManifestElement? parent, string name) =>
         parent is null ? Array.Empty<ManifestElement>() : parent.Children(name);
-
-    private static ManifestElement? Child(ManifestElement parent, string name) => parent.Child(name);
 
     /// <summary>The first string table's messages (EventSource writes one, en-US), by id.</summary>
     private static Dictionary<string, string> Strings(ManifestElement root)
@@ -156,21 +152,21 @@ public static class InstrumentationManifestParser
 
         public void Read(ManifestElement provider)
         {
-            foreach (var opcode in Children(Child(provider, "opcodes"), "opcode")) AddOpcode(_opcodes, opcode);
-            foreach (var task in Children(Child(provider, "tasks"), "task"))
+            foreach (var opcode in Children(provider.Child("opcodes"), "opcode")) AddOpcode(_opcodes, opcode);
+            foreach (var task in Children(provider.Child("tasks"), "task"))
             {
-                if (!TryNumber(Attribute(task, "value"), ushort.MaxValue, out long value)) continue;
+                if (!TryNumber(task.Attribute("value"), ushort.MaxValue, out long value)) continue;
                 var own = new Dictionary<string, byte>(StringComparer.Ordinal);
-                foreach (var opcode in Children(Child(task, "opcodes"), "opcode")) AddOpcode(own, opcode);
-                _tasks.TryAdd(Attribute(task, "name"), ((ushort)value, own));
+                foreach (var opcode in Children(task.Child("opcodes"), "opcode")) AddOpcode(own, opcode);
+                _tasks.TryAdd(task.Attribute("name"), ((ushort)value, own));
             }
-            var maps = Child(provider, "maps");
+            var maps = provider.Child("maps");
             foreach (var map in maps?.Elements ?? Array.Empty<ManifestElement>())
                 if (map.Name is "valueMap" or "bitMap") Maps.Add(ReadMap(map));
-            foreach (var template in Children(Child(provider, "templates"), "template"))
-                _templateElements.TryAdd(Attribute(template, "tid"), template);
+            foreach (var template in Children(provider.Child("templates"), "template"))
+                _templateElements.TryAdd(template.Attribute("tid"), template);
             int events = 0;
-            foreach (var e in Children(Child(provider, "events"), "event"))
+            foreach (var e in Children(provider.Child("events"), "event"))
             {
                 if (++events > MaxEvents)
                 {
@@ -183,7 +179,7 @@ public static class InstrumentationManifestParser
 
         private static void AddOpcode(Dictionary<string, byte> opcodes, ManifestElement opcode)
         {
-            if (TryNumber(Attribute(opcode, "value"), byte.MaxValue, out long value)) opcodes[Attribute(opcode, "name")] = (byte)value;
+            if (TryNumber(opcode.Attribute("value"), byte.MaxValue, out long value)) opcodes[opcode.Attribute("name")] = (byte)value;
         }
 
         private ValueMap ReadMap(ManifestElement map)
@@ -193,9 +189,9 @@ public static class InstrumentationManifestParser
             // them in 32 bits. Other values beyond 32 bits (a ulong flags enum's high bits) have no 32-bit key: left
             // out, not cut to one (1 << 32 would name 0).
             foreach (var entry in Children(map, "map"))
-                if (TryUnsigned(Attribute(entry, "value"), out ulong value) && (value <= uint.MaxValue || value >= 0xFFFF_FFFF_8000_0000UL))
-                    entries.Add(((uint)value, Message(Attribute(entry, "message"))));
-            return new ValueMap(Attribute(map, "name"), map.Name == "bitMap", entries);
+                if (TryUnsigned(entry.Attribute("value"), out ulong value) && (value <= uint.MaxValue || value >= 0xFFFF_FFFF_8000_0000UL))
+                    entries.Add(((uint)value, Message(entry.Attribute("message"))));
+            return new ValueMap(map.Attribute("name"), map.Name == "bitMap", entries);
         }
 
         /// <summary>A <c>$(string.id)</c> reference's text from the string table; other text as it is.</summary>
@@ -211,25 +207,25 @@ public static class InstrumentationManifestParser
 
         private void ReadEvent(ManifestElement e)
         {
-            if (!TryNumber(Attribute(e, "value"), ushort.MaxValue, out long id))
+            if (!TryNumber(e.Attribute("value"), ushort.MaxValue, out long id))
             {
-                Problem($"event '{Attribute(e, "value")}': its value is not an event id");
+                Problem($"event '{e.Attribute("value")}': its value is not an event id");
                 return;
             }
             long version = 0;
-            if (e.AttributeOrNull("version") is not null && !TryNumber(Attribute(e, "version"), byte.MaxValue, out version))
+            if (e.AttributeOrNull("version") is not null && !TryNumber(e.Attribute("version"), byte.MaxValue, out version))
             {
-                Problem($"event {id}: version '{Attribute(e, "version")}' is not a number from 0 to 255");
+                Problem($"event {id}: version '{e.Attribute("version")}' is not a number from 0 to 255");
                 return;
             }
-            string taskName = Attribute(e, "task"), opcodeName = Attribute(e, "opcode");
+            string taskName = e.Attribute("task"), opcodeName = e.Attribute("opcode");
             ushort task = 0;
             byte opcode = 0;
             Dictionary<string, byte>? taskOpcodes = null;
             if (_tasks.TryGetValue(taskName, out var t)) (task, taskOpcodes) = t;
             if (opcodeName.Length > 0 && !(taskOpcodes?.TryGetValue(opcodeName, out opcode) ?? false)) _opcodes.TryGetValue(opcodeName, out opcode);
             var template = Template.Empty;
-            string tid = Attribute(e, "template");
+            string tid = e.Attribute("template");
             if (tid.Length > 0)
             {
                 var found = TemplateNamed(tid);
@@ -243,7 +239,7 @@ public static class InstrumentationManifestParser
             }
             string shownOpcode = opcodeName.StartsWith("win:", StringComparison.Ordinal) ? opcodeName[4..] : opcodeName;
             string eventName = TraceEventInfoParser.EventNameOf(taskName, shownOpcode);
-            if (eventName.Length == 0) eventName = Attribute(e, "symbol");
+            if (eventName.Length == 0) eventName = e.Attribute("symbol");
             Schemas.Add(new EventSchema(SchemaSource.EventSourceManifest, _providerId, ProviderName, eventName, template.Fields, template.FlatCount, template.Referenced)
             {
                 EventId = (ushort)id,
@@ -284,7 +280,7 @@ public static class InstrumentationManifestParser
             {
                 string kind = element.Name;
                 if (kind is not ("data" or "struct")) continue;
-                string name = Attribute(element, "name");
+                string name = element.Attribute("name");
                 int own = index++;
                 if (!Size(element, "count", byName, tid, name, out var countKind, out int count, out int countField)) return null;
                 SchemaField field;
@@ -299,16 +295,16 @@ public static class InstrumentationManifestParser
                 }
                 else
                 {
-                    if (!InTypes.TryGetValue(Attribute(element, "inType"), out var inType))
+                    if (!InTypes.TryGetValue(element.Attribute("inType"), out var inType))
                     {
-                        Problem($"template '{tid}': field '{name}' has in-type '{Attribute(element, "inType")}', which is not known");
+                        Problem($"template '{tid}': field '{name}' has in-type '{element.Attribute("inType")}', which is not known");
                         return null;
                     }
                     if (!Size(element, "length", byName, tid, name, out var lengthKind, out int length, out int lengthField)) return null;
                     if (lengthKind == FieldCountKind.Fixed && inType is not (FieldInType.UnicodeString or FieldInType.AnsiString or FieldInType.Binary))
                         (lengthKind, length) = (FieldCountKind.Single, 0); // a length on a number says what it already is
-                    OutTypes.TryGetValue(Attribute(element, "outType"), out ushort outType);
-                    string map = Attribute(element, "map");
+                    OutTypes.TryGetValue(element.Attribute("outType"), out ushort outType);
+                    string map = element.Attribute("map");
                     field = new SchemaField(name, own, inType, outType)
                     {
                         CountKind = countKind, Count = count, CountFieldIndex = countField,
@@ -337,7 +333,7 @@ public static class InstrumentationManifestParser
             out FieldCountKind kind, out int value, out int field)
         {
             (kind, value, field) = (FieldCountKind.Single, 1, -1);
-            string text = Attribute(element, attribute);
+            string text = element.Attribute(attribute);
             if (text.Length == 0) return true;
             if (TryUnsigned(text, out ulong number))
             {
