@@ -386,6 +386,30 @@ public sealed class EventSourceManifestTests
     }
 
     [TestMethod]
+    public void Equals_signs_in_comments_text_and_attribute_values_are_not_counted_as_attributes()
+    {
+        string many = new('=', 300);
+        string xml = Small
+            .Replace("<instrumentation>", $"<!-- {many} --><instrumentation>")
+            .Replace("""<string id="f1" value="One"/>""", $"""<string id="f1" value="One"/><string id="x" value="{many}"/><string id="y" value='{many}'/>""")
+            .Replace("</localization>", $"</localization><notes>{many}<![CDATA[{many}]]></notes><?note {many}?>");
+        var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error);
+        Assert.IsNotNull(manifest, error);
+        Assert.AreEqual(4, manifest.Schemas.Count);
+    }
+
+    [TestMethod]
+    [DataRow("\">\"")]
+    [DataRow("'>'")]
+    [DataRow("\"<OnEventCommand>\"")]
+    public void A_closing_bracket_inside_a_quoted_value_does_not_end_the_count_of_attributes(string value)
+    {
+        string xml = $"<m x={value}" + string.Concat(Enumerable.Range(0, 300).Select(i => $" a{i}=\"\"")) + "/>";
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
+        Assert.AreEqual("manifest has an element with more than 256 attributes", error);
+    }
+
+    [TestMethod]
     public void A_manifest_in_UTF16_is_refused_as_ManifestData_format_1_is_UTF8()
     {
         var utf16 = Encoding.Unicode.GetPreamble().Concat(Encoding.Unicode.GetBytes(Small)).ToArray();

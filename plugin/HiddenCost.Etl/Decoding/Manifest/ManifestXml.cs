@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Xml;
 
 namespace HiddenCost.Etl.Decoding.Manifest;
@@ -98,8 +99,8 @@ internal static class ManifestXml
     {
         error = null;
         // ManifestData's format 1 is UTF-8 XML. Refusing the others (which XmlReader would detect and read) also keeps
-        // the byte scan below true: in UTF-8 and the single-byte encodings a declaration can switch to, '<' and '='
-        // are the bytes 0x3C and 0x3D and nothing else is.
+        // the byte scan below true: in UTF-8 and the single-byte encodings a declaration can switch to, '<', '>', '=' and
+        // the quotes are the bytes they are in ASCII and nothing else is.
         if (WideUnicode(utf8))
         {
             error = "manifest is not UTF-8 XML: its first bytes are those of UTF-16 or UTF-32";
@@ -107,7 +108,7 @@ internal static class ManifestXml
         }
         // XmlReader reads an element's attributes in time that grows with the square of their number (one element of
         // a million attributes: 11 s); a manifest's elements have a handful.
-        if (MostEqualsSignsInATag(utf8) > maxAttributes)
+        if (MostAttributesInATag(utf8) > maxAttributes)
         {
             error = $"manifest has an element with more than {maxAttributes} attributes";
             return null;
@@ -166,21 +167,59 @@ internal static class ManifestXml
         return root;
     }
 
+    // What ends a run of a tag's bytes that matter: an attribute's '=', the tag's end, or a quoted value's start.
+    private static readonly SearchValues<byte> TagDelimiters = SearchValues.Create("=>\"'"u8);
+
     /// <summary>
-    /// The most '=' signs between one '&lt;' and the next: at least the number of attributes of any element, since an
-    /// element's tag lies between its '&lt;' and the next one (well-formed XML has no '&lt;' inside an attribute value,
-    /// and XmlReader stops at the first it finds there); '=' signs in text and comments can only raise it.
+    /// At least the number of attributes of any one element: the '=' signs outside quoted values in each tag, since an
+    /// attribute is a name, '=' and a quoted value. Text, comments, CDATA sections and processing instructions are
+    /// passed over (a comment banner of '=' signs, or a message full of them in an attribute's value, is no attribute);
+    /// where the XML is not well-formed the count can only come out higher, and XmlReader refuses that XML anyway.
     /// </summary>
-    private static int MostEqualsSignsInATag(ReadOnlySpan<byte> xml)
+    private static int MostAttributesInATag(ReadOnlySpan<byte> xml)
     {
         int most = 0;
         while (true)
         {
-            int next = xml.IndexOf((byte)'<');
-            int count = (next < 0 ? xml : xml[..next]).Count((byte)'=');
-            if (count > most) most = count;
-            if (next < 0) return most;
-            xml = xml[(next + 1)..];
+            int open = xml.IndexOf((byte)'<');
+            if (open < 0) return most;
+            xml = xml[(open + 1)..];
+            if (xml.StartsWith("!--"u8)) xml = After(xml, "-->"u8);
+            else if (xml.StartsWith("![CDATA["u8)) xml = After(xml, "]]>"u8);
+            else if (xml.StartsWith("?"u8)) xml = After(xml, "?>"u8);
+            else most = Math.Max(most, AttributesOfTag(ref xml));
+        }
+    }
+
+    /// <summary>The bytes after the first <paramref name="end"/>, or none (XmlReader reports what is left unclosed).</summary>
+    private static ReadOnlySpan<byte> After(ReadOnlySpan<byte> xml, ReadOnlySpan<byte> end)
+    {
+        int at = xml.IndexOf(end);
+        return at < 0 ? default : xml[(at + end.Length)..];
+    }
+
+    /// <summary>The '=' signs outside quotes up to the tag's closing '&gt;' (a '&gt;' in a quoted value does not close it); moves past it.</summary>
+    private static int AttributesOfTag(ref ReadOnlySpan<byte> xml)
+    {
+        int count = 0;
+        while (true)
+        {
+            int at = xml.IndexOfAny(TagDelimiters);
+            if (at < 0)
+            {
+                xml = default;
+                return count;
+            }
+            byte found = xml[at];
+            xml = xml[(at + 1)..];
+            if (found == (byte)'>') return count;
+            if (found == (byte)'=')
+            {
+                count++;
+                continue;
+            }
+            int close = xml.IndexOf(found); // the quoted value's end
+            xml = close < 0 ? default : xml[(close + 1)..];
         }
     }
 
