@@ -410,6 +410,42 @@ public sealed class EventSourceManifestTests
     }
 
     [TestMethod]
+    [DataRow("<!-->")]
+    [DataRow("<!--->")]
+    public void A_comment_opened_with_a_closing_bracket_does_not_hide_the_attributes_after_it(string opener)
+    {
+        // Read as closed at once, the comment's "<?" hid the rest of the XML from the count while XmlReader read it all.
+        string xml = $"{opener}<?-->" + "<m" + string.Concat(Enumerable.Range(0, 300).Select(i => $" a{i}=\"\"")) + "/>";
+        Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
+        Assert.AreEqual("manifest has an element with more than 256 attributes", error);
+    }
+
+    [TestMethod]
+    [DataRow("utf-16")]
+    [DataRow("utf-32")]
+    [DataRow("us-ascii")]
+    public void A_manifest_is_read_as_UTF8_whatever_encoding_its_declaration_names(string declared)
+    {
+        // XmlReader given the bytes switched to the declared encoding: it refused UTF-8 declared UTF-16, and read the
+        // same bytes otherwise than the attribute count before it had.
+        string xml = $"<?xml version=\"1.0\" encoding=\"{declared}\"?>" + Small.Replace("""value="One"/>""", """value="Oné ∀"/>""");
+        var manifest = InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error);
+        Assert.IsNotNull(manifest, error);
+        Assert.AreEqual("Oné ∀", manifest.Maps.Single(m => m.Name == "Flags").Format(1));
+    }
+
+    [TestMethod]
+    public void A_manifest_declared_UTF32_and_written_so_without_a_byte_order_mark_is_not_read()
+    {
+        // U+2200's UTF-32 bytes hold a '"', which would throw the byte scan's quotes out of step with XmlReader's.
+        string attributes = string.Concat(Enumerable.Range(0, 300).Select(i => $" a{i}=\"1\""));
+        var bytes = Encoding.UTF8.GetBytes("<?xml version=\"1.0\" encoding=\"utf-32\"?>")
+            .Concat(new UTF32Encoding(bigEndian: false, byteOrderMark: false).GetBytes($"<m v=\"\u2200\"{attributes}/>")).ToArray();
+        Assert.IsNull(InstrumentationManifestParser.Parse(bytes, out var error));
+        StringAssert.StartsWith(error, "manifest is not well-formed XML");
+    }
+
+    [TestMethod]
     public void A_manifest_in_UTF16_is_refused_as_ManifestData_format_1_is_UTF8()
     {
         var utf16 = Encoding.Unicode.GetPreamble().Concat(Encoding.Unicode.GetBytes(Small)).ToArray();

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Text;
 using System.Xml;
 
 namespace HiddenCost.Etl.Decoding.Manifest;
@@ -98,9 +99,9 @@ internal static class ManifestXml
     public static ManifestElement? Read(byte[] utf8, int maxDepth, int maxAttributes, int maxCharacters, out string? error)
     {
         error = null;
-        // ManifestData's format 1 is UTF-8 XML. Refusing the others (which XmlReader would detect and read) also keeps
-        // the byte scan below true: in UTF-8 and the single-byte encodings a declaration can switch to, '<', '>', '=' and
-        // the quotes are the bytes they are in ASCII and nothing else is.
+        // ManifestData's format 1 is UTF-8 XML, so the text is read as UTF-8 whatever its declaration says (XmlReader
+        // given bytes would switch to a declared UTF-16, UTF-32 or ASCII). That keeps the byte scan below true: in UTF-8,
+        // '<', '>', '=' and the quotes are the bytes they are in ASCII, and no other character's bytes are.
         if (WideUnicode(utf8))
         {
             error = "manifest is not UTF-8 XML: its first bytes are those of UTF-16 or UTF-32";
@@ -128,7 +129,7 @@ internal static class ManifestXml
         var open = new Stack<(ManifestElement Element, ManifestElement? LastChild)>();
         try
         {
-            using var xml = XmlReader.Create(new MemoryStream(utf8, writable: false), settings);
+            using var xml = XmlReader.Create(Utf8Text(utf8), settings);
             while (xml.Read())
             {
                 if (xml.Depth > maxDepth)
@@ -184,9 +185,10 @@ internal static class ManifestXml
             int open = xml.IndexOf((byte)'<');
             if (open < 0) return most;
             xml = xml[(open + 1)..];
-            if (xml.StartsWith("!--"u8)) xml = After(xml, "-->"u8);
-            else if (xml.StartsWith("![CDATA["u8)) xml = After(xml, "]]>"u8);
-            else if (xml.StartsWith("?"u8)) xml = After(xml, "?>"u8);
+            // Each end is looked for after its opener: "<!-->" opens a comment, it does not close one.
+            if (xml.StartsWith("!--"u8)) xml = After(xml[3..], "-->"u8);
+            else if (xml.StartsWith("![CDATA["u8)) xml = After(xml[8..], "]]>"u8);
+            else if (xml.StartsWith("?"u8)) xml = After(xml[1..], "?>"u8);
             else most = Math.Max(most, AttributesOfTag(ref xml));
         }
     }
@@ -221,6 +223,17 @@ internal static class ManifestXml
             int close = xml.IndexOf(found); // the quoted value's end
             xml = close < 0 ? default : xml[(close + 1)..];
         }
+    }
+
+    /// <summary>
+    /// The bytes as UTF-8 text, a byte-order mark passed over; bytes that are not UTF-8 read as U+FFFD, which is no
+    /// character of XML's markup, as no such byte is one to the byte scan.
+    /// </summary>
+    private static StreamReader Utf8Text(byte[] utf8)
+    {
+        int start = utf8.AsSpan().StartsWith("\uFEFF"u8) ? 3 : 0;
+        return new StreamReader(new MemoryStream(utf8, start, utf8.Length - start, writable: false),
+            new UTF8Encoding(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: false), detectEncodingFromByteOrderMarks: false);
     }
 
     /// <summary>Whether the bytes start as UTF-16 or UTF-32 XML does (a byte-order mark, or a zero among the first four).</summary>
