@@ -129,7 +129,8 @@ internal static class ManifestXml
         var open = new Stack<(ManifestElement Element, ManifestElement? LastChild)>();
         try
         {
-            using var xml = XmlReader.Create(Utf8Text(utf8), settings);
+            using var text = Utf8Text(utf8);
+            using var xml = XmlReader.Create(text, settings);
             while (xml.Read())
             {
                 if (xml.Depth > maxDepth)
