@@ -366,13 +366,16 @@ public sealed class EventSourceManifestTests
         Assert.AreEqual("manifest nests elements deeper than 32", error);
     }
 
+    /// <summary>` a0="" a1="" …`: <paramref name="count"/> attributes for an element's tag.</summary>
+    private static string EmptyAttributes(int count) => string.Concat(Enumerable.Range(0, count).Select(i => $" a{i}=\"\""));
+
     [TestMethod]
     [DataRow(257)]
     [DataRow(500_000)]
     public void An_element_with_hundreds_of_attributes_is_refused_before_XmlReader_reads_it(int attributes)
     {
         // XmlReader's time grows with the square of one element's attributes (250,000: 0.9 s); manifests have ten.
-        string xml = "<m" + string.Concat(Enumerable.Range(0, attributes).Select(i => $" a{i}=\"\"")) + "/>";
+        string xml = "<m" + EmptyAttributes(attributes) + "/>";
         Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
         Assert.AreEqual("manifest has an element with more than 256 attributes", error);
     }
@@ -380,7 +383,7 @@ public sealed class EventSourceManifestTests
     [TestMethod]
     public void An_element_with_256_attributes_is_read()
     {
-        string attributes = string.Concat(Enumerable.Range(0, 254).Select(i => $" a{i}=\"\""));
+        string attributes = EmptyAttributes(254);
         string xml = Small.Replace("<provider name=", $"<provider{attributes} name=");
         Assert.IsNotNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error), error);
     }
@@ -404,7 +407,7 @@ public sealed class EventSourceManifestTests
     [DataRow("\"<OnEventCommand>\"")]
     public void A_closing_bracket_inside_a_quoted_value_does_not_end_the_count_of_attributes(string value)
     {
-        string xml = $"<m x={value}" + string.Concat(Enumerable.Range(0, 300).Select(i => $" a{i}=\"\"")) + "/>";
+        string xml = $"<m x={value}" + EmptyAttributes(300) + "/>";
         Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
         Assert.AreEqual("manifest has an element with more than 256 attributes", error);
     }
@@ -415,7 +418,7 @@ public sealed class EventSourceManifestTests
     public void A_comment_opened_with_a_closing_bracket_does_not_hide_the_attributes_after_it(string opener)
     {
         // Read as closed at once, the comment's "<?" hid the rest of the XML from the count while XmlReader read it all.
-        string xml = $"{opener}<?-->" + "<m" + string.Concat(Enumerable.Range(0, 300).Select(i => $" a{i}=\"\"")) + "/>";
+        string xml = $"{opener}<?-->" + "<m" + EmptyAttributes(300) + "/>";
         Assert.IsNull(InstrumentationManifestParser.Parse(Encoding.UTF8.GetBytes(xml), out var error));
         Assert.AreEqual("manifest has an element with more than 256 attributes", error);
     }
@@ -438,7 +441,7 @@ public sealed class EventSourceManifestTests
     public void A_manifest_declared_UTF32_and_written_so_without_a_byte_order_mark_is_not_read()
     {
         // U+2200's UTF-32 bytes hold a '"', which would throw the byte scan's quotes out of step with XmlReader's.
-        string attributes = string.Concat(Enumerable.Range(0, 300).Select(i => $" a{i}=\"1\""));
+        string attributes = EmptyAttributes(300);
         var bytes = Encoding.UTF8.GetBytes("<?xml version=\"1.0\" encoding=\"utf-32\"?>")
             .Concat(new UTF32Encoding(bigEndian: false, byteOrderMark: false).GetBytes($"<m v=\"\u2200\"{attributes}/>")).ToArray();
         Assert.IsNull(InstrumentationManifestParser.Parse(bytes, out var error));
