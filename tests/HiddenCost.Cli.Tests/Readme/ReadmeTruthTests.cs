@@ -96,6 +96,26 @@ public sealed partial class ReadmeTruthTests
     }
 
     [TestMethod]
+    public void Every_source_file_the_readmes_name_exists_beside_them()
+    {
+        var missing = new List<string>();
+        foreach (var file in AllReadmes().Select(p => new MarkdownFile(p)))
+        {
+            var folder = System.IO.Path.GetDirectoryName(file.Path)!;
+            foreach (Match m in SourceFilePattern().Matches(string.Join("\n", file.Lines)))
+            {
+                var named = m.Groups[1].Value;
+                // A path from the repository root, or a file in the README's folder or below it (code renamed or moved
+                // without its README shows here).
+                bool found = File.Exists(Full(named)) || Directory.EnumerateFiles(folder, System.IO.Path.GetFileName(named), SearchOption.AllDirectories)
+                    .Any(p => !IsBuildOutput(p) && Relative(p).EndsWith("/" + named, StringComparison.Ordinal));
+                if (!found) missing.Add($"{Relative(file.Path)}: {named}");
+            }
+        }
+        Assert.AreEqual(0, missing.Count, "source files the READMEs name but the repository does not hold:\n" + string.Join("\n", missing));
+    }
+
+    [TestMethod]
     public void The_test_command_is_given_verbatim_and_is_the_one_ci_runs()
     {
         Assert.IsTrue(Readme.Lines.Contains("    " + TestCommand), $"README.md must give `{TestCommand}` as a command line");
@@ -216,6 +236,9 @@ public sealed partial class ReadmeTruthTests
 
     [GeneratedRegex(@"wpaProfiles[\\/](\w+\.wpaProfile)")]
     private static partial Regex PresetPattern();
+
+    [GeneratedRegex(@"`([\w./-]+\.cs)`")]
+    private static partial Regex SourceFilePattern();
 
     [GeneratedRegex(@"samples/[\w.-]+\.etl")]
     private static partial Regex SamplePathPattern();
