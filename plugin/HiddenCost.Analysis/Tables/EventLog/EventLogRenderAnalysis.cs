@@ -26,7 +26,7 @@ public sealed class EventLogRenderAnalysis : ITraceAnalysis
         _tracker = new EventLogTracker(session.Process);
     }
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { EventLogTables.RenderCost };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { EventLogTables.RenderCost.Spec };
 
     public void OnEvent(in EtwEvent e)
     {

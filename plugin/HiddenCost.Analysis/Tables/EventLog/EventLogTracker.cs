@@ -24,7 +24,7 @@ public sealed class EventLogTracker
     private readonly Dictionary<(int Thread, RpcSide Side), List<Even6Call?>> _rpcOpen = new();
     private readonly Dictionary<int, Even6Call> _serving = new();
     private readonly Even6CallMatcher _matcher = new();
-    private readonly RenderCostRows _rows = new();
+    private readonly RenderCostTally _rows = new();
     private readonly Dictionary<(int Pid, int Thread), (ulong Log, LogSource Source)> _threadLog = new();
     private readonly Dictionary<int, (ulong Log, LogSource Source)> _processLog = new();
     private readonly Dictionary<ulong, string> _evtxNames = new();
@@ -229,7 +229,7 @@ public sealed class EventLogTracker
     }
 
     /// <summary>Finishes calls still open at <paramref name="traceEndNs"/> and builds the table.</summary>
-    public Table Build(long traceEndNs)
+    public Table<RenderCostRow> Build(long traceEndNs)
     {
         foreach (var (thread, call) in _serving)
             if (_running.RunningSince(thread) is { } since) call.CpuNs += Math.Max(0, traceEndNs - Math.Max(since, call.StartNs));
