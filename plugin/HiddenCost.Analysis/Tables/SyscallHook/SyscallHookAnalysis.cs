@@ -26,7 +26,7 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
     public SyscallHookAnalysis(TraceSession session)
     {
         _session = session;
-        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t));
+        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t), running: session.Running);
     }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SyscallHookTables.Overhead.Spec, SyscallHookTables.Gaps.Spec };

@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
 
 namespace HiddenCost.Analysis.Tables.SyscallHook;
 
@@ -25,7 +26,9 @@ public sealed class SyscallHookTracker
     private readonly List<ThreadSyscalls> _endedThreads = new();
     private readonly ThreadSyscalls _unknownThread = new(-1);
     private readonly List<PendingSample> _samples = new();
-    private CpuState[] _cpus = Array.Empty<CpuState>();
+    private readonly RunningThreads _running;
+    /// <summary>Per processor: syscalls entered while no context switch had named its thread.</summary>
+    private OpenSyscalls?[] _unknownOpen = Array.Empty<OpenSyscalls?>();
 
     private long _enters, _exits, _switches, _unknownThreadEnters, _unreturned, _orphanExits;
     private long _samplesInSyscalls, _samplesWithStack;
@@ -39,12 +42,14 @@ public sealed class SyscallHookTracker
     /// are built, so rundowns at the end of the trace (WPR's memory mode logs them only there) count.
     /// </param>
     /// <param name="symbols">Module file name and RVA → symbol name, or null; omit when no symbols are available.</param>
+    /// <param name="running">The pass's view of the thread on each processor (its own when null).</param>
     public SyscallHookTracker(Func<string, CulpritIdentity?> catalogue, Func<int, long, ProcessRef?> processOfThread,
-        Func<string, ulong, string?>? symbols = null)
+        Func<string, ulong, string?>? symbols = null, RunningThreads? running = null)
     {
         _catalogue = catalogue;
         _processOfThread = processOfThread;
         _symbols = symbols;
+        _running = running ?? new RunningThreads();
     }
 
     public KernelModuleMap Modules => _modules;
@@ -78,13 +83,10 @@ public sealed class SyscallHookTracker
     {
         _gaps.Event(t, isActivity: true);
         _switches++;
-        ref var c = ref Cpu(cpu);
-        if (!c.HasState && c.UnknownOpen is { Count: > 0 } unknownOpen)
+        if (!_running.Switch(t, cpu, newThreadId, oldThreadId).HadSwitched && UnknownOpen(cpu) is { Count: > 0 } unknownOpen)
             // The first switch names the thread that was running: it owns the syscalls entered while it was unknown
             // (they stay counted under "Unknown", but their exits can now be paired).
             _unreturned += unknownOpen.MoveTo(Thread(oldThreadId).Open);
-        c.HasState = true;
-        c.Running = newThreadId;
     }
 
     /// <summary>PerfInfo SysClEnter: the thread running on <paramref name="cpu"/> enters the service routine at <paramref name="address"/>.</summary>
@@ -92,12 +94,11 @@ public sealed class SyscallHookTracker
     {
         _gaps.Event(t, isActivity: true);
         _enters++;
-        ref var c = ref Cpu(cpu);
         OpenSyscalls open;
         SyscallStats stats;
-        if (c.HasState)
+        if (_running.HasSwitched(cpu))
         {
-            var thread = Thread(c.Running);
+            var thread = Thread(_running.Running(cpu));
             if (thread.FirstNs == long.MaxValue) thread.FirstNs = t;
             open = thread.Open;
             stats = thread.Get(address);
@@ -109,7 +110,7 @@ public sealed class SyscallHookTracker
         }
         else
         {
-            open = c.UnknownOpen ??= new OpenSyscalls();
+            open = UnknownOpenAt(cpu);
             stats = _unknownThread.Get(address);
             _unknownThreadEnters++;
         }
@@ -130,11 +131,10 @@ public sealed class SyscallHookTracker
     {
         _gaps.Event(t, isActivity: true);
         _exits++;
-        ref var c = ref Cpu(cpu);
-        OpenSyscalls? open = c.UnknownOpen;
-        if (c.HasState)
+        OpenSyscalls? open = UnknownOpen(cpu);
+        if (_running.HasSwitched(cpu))
         {
-            var exiting = Thread(c.Running);
+            var exiting = Thread(_running.Running(cpu));
             exiting.LastExitNs = t;
             exiting.PreEnter = null;
             exiting.UserSinceExit = false;
@@ -181,14 +181,14 @@ public sealed class SyscallHookTracker
                 inUser.PreEnter = null; // user code ran: kernel samples before it are no next syscall's entry, nor after it
                 inUser.UserSinceExit = true;
             }
-            else if ((uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState) _cpus[cpu].UnknownOpen?.InUserMode();
+            else if (!_running.HasSwitched(cpu)) UnknownOpen(cpu)?.InUserMode();
         }
         if (inInterrupt || inUserMode) return -1;
         SyscallStats? stats = null;
         if (_threads.TryGetValue(threadId, out var thread)) stats = thread.Open.Innermost;
-        if (stats is null && (uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState)
+        if (stats is null && !_running.HasSwitched(cpu))
             // No context switch seen on this processor yet: the thread inside its unknown-thread syscall is still the one running.
-            stats = _cpus[cpu].UnknownOpen?.Innermost;
+            stats = UnknownOpen(cpu)?.Innermost;
         if (stats is null)
         {
             // Kernel code of a thread between syscalls, soon after its last one returned and with no user code sampled
@@ -248,7 +248,7 @@ public sealed class SyscallHookTracker
     {
         long unreturned = _unreturned;
         foreach (var state in _threads.Values) unreturned += state.Open.Count;
-        foreach (var cpu in _cpus) unreturned += cpu.UnknownOpen?.Count ?? 0;
+        foreach (var open in _unknownOpen) unreturned += open?.Count ?? 0;
         foreach (var thread in _endedThreads.Concat(_threads.Values).Append(_unknownThread))
             foreach (var stats in thread.ByAddress.Values)
                 EndEpoch(stats, last: true);
@@ -444,27 +444,17 @@ public sealed class SyscallHookTracker
         return thread;
     }
 
-    private ref CpuState Cpu(int cpu)
+    /// <summary>The syscalls entered on <paramref name="cpu"/> while its thread was unknown, or null when there were none.</summary>
+    private OpenSyscalls? UnknownOpen(int cpu) => (uint)cpu < (uint)_unknownOpen.Length ? _unknownOpen[cpu] : null;
+
+    private OpenSyscalls UnknownOpenAt(int cpu)
     {
-        if ((uint)cpu >= (uint)_cpus.Length)
-        {
-            if (cpu < 0) cpu = 0;
-            var grown = new CpuState[Math.Max(cpu + 1, _cpus.Length * 2)];
-            _cpus.CopyTo(grown, 0);
-            _cpus = grown;
-        }
-        return ref _cpus[cpu];
+        if (cpu < 0) cpu = 0;
+        if (cpu >= _unknownOpen.Length) Array.Resize(ref _unknownOpen, Math.Max(cpu + 1, _unknownOpen.Length * 2));
+        return _unknownOpen[cpu] ??= new OpenSyscalls();
     }
 
     private static string? NullIfEmpty(string? s) => string.IsNullOrEmpty(s) ? null : s;
-
-    private struct CpuState
-    {
-        public bool HasState;
-        public int Running;
-        /// <summary>Syscalls entered while no context switch had named this processor's thread.</summary>
-        public OpenSyscalls? UnknownOpen;
-    }
 
     private struct PendingSample(SyscallStats? stats, long time, long weightNs)
     {
