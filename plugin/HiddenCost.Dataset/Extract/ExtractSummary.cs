@@ -7,6 +7,7 @@ public sealed record ExtractSummary(
     string RunId,
     IReadOnlyDictionary<TraceStatus, int> Counts,
     int InternalErrors,
+    int Duplicates,
     int Ignored,
     long BytesRead,
     TimeSpan Elapsed,
@@ -32,8 +33,9 @@ public sealed record ExtractSummary(
         var parts = new List<string>
         {
             $"{Extracted} traces extracted ({Count(TraceStatus.Ok)} ok, {Count(TraceStatus.Damaged)} damaged, {Count(TraceStatus.Refused)} refused, {Count(TraceStatus.Failed)} failed)",
-            $"{Count(TraceStatus.Skipped)} skipped (already in the dataset)",
+            $"{Count(TraceStatus.Skipped) - Duplicates} skipped (already in the dataset)",
         };
+        if (Duplicates > 0) parts.Add($"{Duplicates} duplicates (same content as another file)");
         if (Ignored > 0) parts.Add($"{Ignored} non-.etl files ignored");
         parts.Add(string.Create(CultureInfo.InvariantCulture,
             $"{BytesRead / 1e6:0.0} MB in {Elapsed.TotalSeconds:0.0} s ({BytesRead / 1e6 / seconds:0.0} MB/s, {Extracted / seconds:0.0} traces/s)"));

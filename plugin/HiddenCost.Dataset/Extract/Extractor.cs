@@ -39,6 +39,9 @@ public sealed class Extractor
     /// <summary>Test hook: called after the part files are written and before the manifest commits them.</summary>
     internal Action? BeforeCommit { get; init; }
 
+    /// <summary>Test hook: called after the manifest commits the run and before its files get their visible names.</summary>
+    internal Action? AfterCommit { get; init; }
+
     /// <exception cref="OperationCanceledException">Cancelled: nothing of this run is committed, its files are removed.</exception>
     /// <exception cref="DatasetException">The dataset could not be written (a full disk …): nothing of this run is committed.</exception>
     public ExtractSummary Run(TraceInputs inputs, CancellationToken cancellation = default)
@@ -52,7 +55,7 @@ public sealed class Extractor
         var started = DateTime.UtcNow;
 
         var counts = new ConcurrentDictionary<TraceStatus, int>();
-        int internalErrors = 0, done = 0, failed = 0;
+        int internalErrors = 0, done = 0, failed = 0, duplicates = 0;
         long bytesDone = 0, bytesRead = 0;
         long bytesTotal = inputs.Files.Sum(SizeOrZero);
         var seen = new ConcurrentDictionary<string, string>(StringComparer.Ordinal);
@@ -60,7 +63,7 @@ public sealed class Extractor
         try
         {
             _progress?.Report(new ExtractProgress(0, inputs.Files.Count, 0, 0, bytesTotal));
-            Parallel.ForEach(inputs.Files, new ParallelOptions { MaxDegreeOfParallelism = _workers, CancellationToken = cancellation }, path =>
+            ForEach(inputs.Files, cancellation, path =>
             {
                 var outcome = Extract(path, runId, known, seen, cancellation);
                 if (outcome.Rows is { } rows)
@@ -68,10 +71,11 @@ public sealed class Extractor
                         foreach (var (table, tableRows) in rows) writer.Append(table, tableRows);
                 counts.AddOrUpdate(outcome.Status, 1, (_, n) => n + 1);
                 if (outcome.Internal) Interlocked.Increment(ref internalErrors);
+                if (outcome.Duplicate) Interlocked.Increment(ref duplicates);
                 if (outcome.Status is TraceStatus.Refused or TraceStatus.Failed) Interlocked.Increment(ref failed);
                 if (outcome.Status != TraceStatus.Skipped) Interlocked.Add(ref bytesRead, outcome.Size);
-                if (outcome.Message is { } message && outcome.Status != TraceStatus.Skipped)
-                    _report($"{(outcome.Status == TraceStatus.Damaged ? "warning" : "error")}: {message}");
+                if (outcome.Message is { } message)
+                    _report($"{outcome.Status switch { TraceStatus.Damaged => "warning", TraceStatus.Skipped => "note", _ => "error" }}: {message}");
                 var progress = new ExtractProgress(Interlocked.Increment(ref done), inputs.Files.Count, Volatile.Read(ref failed),
                     Interlocked.Add(ref bytesDone, outcome.Size), bytesTotal);
                 _progress?.Report(progress);
@@ -85,18 +89,19 @@ public sealed class Extractor
                 BeforeCommit?.Invoke();
                 var manifest = new RunManifest(runId, Version, started, DateTime.UtcNow, traces, files);
                 manifest.Commit(_dataset);
+                AfterCommit?.Invoke();
                 Recovery.Run(_dataset, [.. committed, manifest]); // the commit is made: now give the files their visible names
             }
-            return new ExtractSummary(runId, new Dictionary<TraceStatus, int>(counts), internalErrors, inputs.Ignored, bytesRead, clock.Elapsed, files.Count);
+            return new ExtractSummary(runId, new Dictionary<TraceStatus, int>(counts), internalErrors, duplicates, inputs.Ignored, bytesRead, clock.Elapsed, files.Count);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or DuckDBException)
         {
-            Abandon(writer, committed);
+            Abandon(writer);
             throw new DatasetException($"cannot write the dataset {_dataset.Root}: {e.Message}; nothing of this run was committed, and earlier runs are untouched", e);
         }
         catch
         {
-            Abandon(writer, committed);
+            Abandon(writer);
             throw;
         }
         finally
@@ -105,9 +110,12 @@ public sealed class Extractor
         }
     }
 
-    private sealed record Outcome(TraceStatus Status, long Size, string? Message, bool Internal, IReadOnlyList<(DatasetTable, IEnumerable<object?[]>)>? Rows);
+    private sealed record Outcome(TraceStatus Status, long Size, string? Message, bool Internal, IReadOnlyList<(DatasetTable, IEnumerable<object?[]>)>? Rows)
+    {
+        public bool Duplicate { get; init; }
+    }
 
-    private Outcome Extract(string path, string runId, IReadOnlyDictionary<string, (string Version, string Status)> known,
+    private Outcome Extract(string path, string runId, IReadOnlyDictionary<string, string> known,
         ConcurrentDictionary<string, string> seen, CancellationToken cancellation)
     {
         long size = SizeOrZero(path);
@@ -118,13 +126,15 @@ public sealed class Extractor
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            var error = $"{path}: cannot read the file: {e.Message}";
-            return Record(TraceHasher.OfUnreadable(path), TraceStatus.Failed, error, internalError: false, null);
+            traceId = TraceHasher.OfUnreadable(path);
+            if (known.TryGetValue(traceId, out var failedVersion) && failedVersion == Version)
+                return new Outcome(TraceStatus.Skipped, size, null, false, null); // recorded by an earlier run: still unreadable
+            return Record(traceId, TraceStatus.Failed, $"{path}: cannot read the file: {e.Message}", internalError: false, null);
         }
-        if (known.TryGetValue(traceId, out var existing) && existing.Version == Version && existing.Status != "failed")
+        if (known.TryGetValue(traceId, out var version) && version == Version)
             return new Outcome(TraceStatus.Skipped, size, null, false, null);
         if (!seen.TryAdd(traceId, path))
-            return new Outcome(TraceStatus.Skipped, size, $"{path}: same content as {seen[traceId]}", false, null);
+            return new Outcome(TraceStatus.Skipped, size, $"{path}: same content as {seen[traceId]} (one trace): extracted once", false, null) { Duplicate = true };
 
         AnalysisResult result;
         try
@@ -158,18 +168,18 @@ public sealed class Extractor
         }
     }
 
-    /// <summary>The newest committed run's (version, status) of every trace in the dataset.</summary>
-    private Dictionary<string, (string Version, string Status)> KnownTraces(IReadOnlyList<RunManifest> committed)
+    /// <summary>The HiddenCost version of the newest committed run of every trace in the dataset.</summary>
+    private Dictionary<string, string> KnownTraces(IReadOnlyList<RunManifest> committed)
     {
-        var known = new Dictionary<string, (string, string)>(StringComparer.Ordinal);
+        var known = new Dictionary<string, string>(StringComparer.Ordinal);
         if (committed.Count == 0) return known;
         using var db = new DuckDBConnection("DataSource=:memory:");
         db.Open();
         DatasetViews.Create(db, _dataset, committed);
         using var command = db.CreateCommand();
-        command.CommandText = "SELECT trace_id, hiddencost_version, status FROM traces";
+        command.CommandText = "SELECT trace_id, hiddencost_version FROM traces";
         using var reader = command.ExecuteReader();
-        while (reader.Read()) known[reader.GetString(0)] = (reader.GetString(1), reader.GetString(2));
+        while (reader.Read()) known[reader.GetString(0)] = reader.GetString(1);
         return known;
     }
 
@@ -184,16 +194,35 @@ public sealed class Extractor
         return id;
     }
 
-    private void Abandon(PartWriter writer, IReadOnlyList<RunManifest> committed)
+    private void Abandon(PartWriter writer)
     {
         try
         {
             writer.Dispose();
-            Recovery.Run(_dataset, committed);
+            // Read again: when the manifest was written before the failure, the run did commit and its files are kept.
+            Recovery.Run(_dataset, RunManifest.ReadAll(_dataset));
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or DuckDBException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or DuckDBException or DatasetException)
         {
             // Left for the next run's recovery: hidden files are never read.
+        }
+    }
+
+    /// <summary>
+    /// Parallel.ForEach, throwing what a worker threw rather than an AggregateException: a cancellation as one, a full
+    /// disk as the IOException the caller turns into a clear error.
+    /// </summary>
+    private void ForEach(IReadOnlyList<string> files, CancellationToken cancellation, Action<string> body)
+    {
+        try
+        {
+            Parallel.ForEach(files, new ParallelOptions { MaxDegreeOfParallelism = _workers, CancellationToken = cancellation }, body);
+        }
+        catch (AggregateException e)
+        {
+            var inner = e.Flatten().InnerExceptions;
+            var first = inner.FirstOrDefault(x => x is not OperationCanceledException) ?? inner[0];
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(first);
         }
     }
 
