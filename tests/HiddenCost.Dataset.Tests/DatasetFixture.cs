@@ -50,7 +50,9 @@ internal sealed class DatasetFixture : IDisposable
         }
     }
 
-    /// <summary><paramref name="count"/> distinct copies of the repository samples (different content, same events).</summary>
+    private int _variants;
+
+    /// <summary><paramref name="count"/> copies of the repository samples, each distinct (in content) from every other this fixture made.</summary>
     public void AddVariants(int count, string subfolder = "variants")
     {
         var folder = Directory.CreateDirectory(Path.Combine(Inputs, subfolder)).FullName;
@@ -58,7 +60,7 @@ internal sealed class DatasetFixture : IDisposable
         for (int i = 0; i < count; i++)
         {
             var source = samples[i % samples.Length];
-            Assert.IsTrue(TraceVariants.Write(source, Path.Combine(folder, $"{i:D4}-{Path.GetFileName(source)}"), i + 1));
+            Assert.IsTrue(TraceVariants.Write(source, Path.Combine(folder, $"{i:D4}-{Path.GetFileName(source)}"), ++_variants));
         }
     }
 

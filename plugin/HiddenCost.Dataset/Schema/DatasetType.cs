@@ -6,11 +6,11 @@ namespace HiddenCost.Dataset.Schema;
 /// </summary>
 public enum DatasetType
 {
-    /// <summary>Parquet INT64, signed, no logical type beyond INT(64, signed). CLR <see cref="long"/>.</summary>
+    /// <summary>Parquet INT64 with the converted type INT_64 (signed). CLR <see cref="long"/>.</summary>
     Int64,
     /// <summary>Parquet DOUBLE. CLR <see cref="double"/>.</summary>
     Double,
-    /// <summary>Parquet BYTE_ARRAY with the STRING (UTF8) logical type. CLR <see cref="string"/>.</summary>
+    /// <summary>Parquet BYTE_ARRAY with the converted type UTF8 (a string). CLR <see cref="string"/>.</summary>
     Text,
     /// <summary>Parquet BOOLEAN. CLR <see cref="bool"/>.</summary>
     Boolean,
@@ -31,14 +31,14 @@ public static class DatasetTypes
         _ => throw new ArgumentOutOfRangeException(nameof(type), type, null),
     };
 
-    /// <summary>The Parquet physical type and logical type, as the schema document and the schema test name them.</summary>
+    /// <summary>The Parquet physical type and converted or logical type, as parquet_schema() shows them and the schema test checks them.</summary>
     public static (string Physical, string Logical) Parquet(DatasetType type) => type switch
     {
-        DatasetType.Int64 => ("INT64", "INT(64, signed)"),
+        DatasetType.Int64 => ("INT64", "INT_64 (signed)"),
         DatasetType.Double => ("DOUBLE", "none"),
-        DatasetType.Text => ("BYTE_ARRAY", "STRING (UTF-8)"),
+        DatasetType.Text => ("BYTE_ARRAY", "UTF8 (string)"),
         DatasetType.Boolean => ("BOOLEAN", "none"),
-        DatasetType.TimestampUtc => ("INT64", "TIMESTAMP(isAdjustedToUTC=true, unit=MICROS)"),
+        DatasetType.TimestampUtc => ("INT64", "TIMESTAMP(isAdjustedToUTC=true, MICROS)"),
         _ => throw new ArgumentOutOfRangeException(nameof(type), type, null),
     };
 

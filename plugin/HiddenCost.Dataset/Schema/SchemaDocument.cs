@@ -23,7 +23,7 @@ public static class SchemaDocument
         {
             s.Append($"\n## {t.Name}\n\n");
             s.Append(t.SourceId is { } id ? $"From the table **{t.Title}** (`{id}`). {t.Description}\n\n" : $"{t.Description}\n\n");
-            s.Append("| Column | Parquet physical | Parquet logical | Spark | Kusto | Unit | Model column | Description |\n");
+            s.Append("| Column | Parquet physical | Parquet converted / logical | Spark | Kusto | Unit | Model column | Description |\n");
             s.Append("|---|---|---|---|---|---|---|---|\n");
             foreach (var c in t.Columns)
             {
