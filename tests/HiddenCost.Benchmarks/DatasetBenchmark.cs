@@ -82,6 +82,7 @@ internal static class DatasetBenchmark
         var dataset = DatasetFolder.OpenOrCreate(datasetPath);
         var clock = Stopwatch.StartNew();
         var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+        double load = LoadAverage();
         var summary = new Extractor(dataset, jobs, null, _ => { }).Run(TraceInputs.Expand([input], dataset.Root));
         var elapsed = clock.Elapsed.TotalSeconds;
         var cpuSeconds = (Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalSeconds;
@@ -89,7 +90,7 @@ internal static class DatasetBenchmark
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"extract {what}: {summary.Extracted} traces, {summary.BytesRead / 1e6:0.0} MB in {elapsed:0.00} s: {summary.Extracted / elapsed:0.0} traces/s, " +
             $"{summary.BytesRead / 1e6 / elapsed:0.0} MB/s; CPU {cpuSeconds:0.0} s; peak RSS {PeakMiB()} MiB (since reset, process-wide); " +
-            $"{parts.Length} part files, {parts.Sum(p => new FileInfo(p).Length) / 1e6:0.00} MB; exit code {summary.ExitCode}"));
+            $"{parts.Length} part files, {parts.Sum(p => new FileInfo(p).Length) / 1e6:0.00} MB; exit code {summary.ExitCode}; load average {load:0.0} before, {LoadAverage():0.0} after"));
         return dataset;
     }
 
@@ -140,16 +141,29 @@ internal static class DatasetBenchmark
 
     private static void Time(string what, string sql, DatasetQuery query, IReadOnlyDictionary<string, object>? parameters = null)
     {
-        var times = new List<double>();
+        var times = new List<(double Wall, double Cpu)>();
         int rows = 0;
+        var process = Process.GetCurrentProcess();
         for (int i = 0; i < 4; i++)
         {
+            process.Refresh();
+            var cpu = process.TotalProcessorTime;
             var clock = Stopwatch.StartNew();
             rows = query.Run(sql, parameters).Rows.Count;
-            times.Add(clock.Elapsed.TotalMilliseconds);
+            var wall = clock.Elapsed.TotalMilliseconds;
+            process.Refresh();
+            times.Add((wall, (process.TotalProcessorTime - cpu).TotalMilliseconds));
         }
+        var best = times.Skip(1).MinBy(t => t.Wall);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {what}: first {times[0]:0} ms, best of the next three {times.Skip(1).Min():0} ms ({rows} rows)"));
+            $"  {what}: first {times[0].Wall:0} ms (CPU {times[0].Cpu:0} ms), best of the next three {best.Wall:0} ms (CPU {best.Cpu:0} ms) ({rows} rows)"));
+    }
+
+    /// <summary>The machine's one-minute load average (Linux), to read wall-clock figures by: this machine is shared.</summary>
+    private static double LoadAverage()
+    {
+        try { return double.Parse(File.ReadAllText("/proc/loadavg").Split(' ')[0], CultureInfo.InvariantCulture); }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException) { return double.NaN; }
     }
 
     /// <summary>Resets the process's peak resident set (VmHWM) on Linux, so the next reading is this phase's.</summary>

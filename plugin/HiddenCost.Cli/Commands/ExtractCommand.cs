@@ -19,7 +19,7 @@ public static class ExtractCommand
         var to = new Option<string>("--to") { Description = "The dataset folder (made when missing or empty)", Required = true, HelpName = "DATASET" };
         var jobs = new Option<int>("--jobs", "-j")
         {
-            Description = $"Traces analysed at once (default: the processor count, {Environment.ProcessorCount} here)",
+            Description = "Traces analysed at once (default: the processor count)",
             DefaultValueFactory = _ => Environment.ProcessorCount,
             HelpName = "N",
         };

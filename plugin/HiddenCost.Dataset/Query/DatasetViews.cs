@@ -6,7 +6,8 @@ namespace HiddenCost.Dataset.Query;
 
 /// <summary>
 /// One DuckDB view per dataset table, over the files of committed runs only (those their manifests list), showing
-/// for each trace the rows of the newest run that extracted it; and <c>latest_runs</c>, that run for each trace.
+/// for each trace the rows of the newest run that extracted it; and <c>latest_runs</c>, that run for each trace (a
+/// table taken when the views are made: the views are for one connection's queries, as `hiddencost query` makes).
 /// </summary>
 public static class DatasetViews
 {
@@ -22,9 +23,10 @@ public static class DatasetViews
                 if (filesByTable.TryGetValue(table, out var list)) list.Add(RunManifest.Locate(dataset, file));
             }
         var traces = filesByTable[DatasetSchema.Traces.Name];
+        // A table, made once: every view joins it, and a query of two views would otherwise read the traces files twice.
         Execute(db, traces.Count == 0
-            ? $"CREATE VIEW {LatestRuns} AS SELECT CAST(NULL AS VARCHAR) AS trace_id, CAST(NULL AS VARCHAR) AS run_id WHERE false"
-            : $"CREATE VIEW {LatestRuns} AS SELECT trace_id, max(run_id) AS run_id FROM {ReadParquet(traces)} GROUP BY trace_id");
+            ? $"CREATE TEMP TABLE {LatestRuns} AS SELECT CAST(NULL AS VARCHAR) AS trace_id, CAST(NULL AS VARCHAR) AS run_id WHERE false"
+            : $"CREATE TEMP TABLE {LatestRuns} AS SELECT trace_id, max(run_id) AS run_id FROM {ReadParquet(traces)} GROUP BY trace_id");
         foreach (var table in DatasetSchema.All)
         {
             var files = filesByTable[table.Name];
