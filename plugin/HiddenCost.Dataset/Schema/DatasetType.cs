@@ -18,49 +18,29 @@ public enum DatasetType
     TimestampUtc,
 }
 
-/// <summary>How each dataset type is named by DuckDB and by Parquet's schema.</summary>
+/// <summary>How each dataset type is named by DuckDB, by Parquet's schema, by Spark SQL and by Kusto: one row per type.</summary>
 public static class DatasetTypes
 {
-    public static string DuckDbName(DatasetType type) => type switch
+    private readonly record struct Names(string DuckDb, string Physical, string Logical, string Spark, string Kusto);
+
+    private static Names Of(DatasetType type) => type switch
     {
-        DatasetType.Int64 => "BIGINT",
-        DatasetType.Double => "DOUBLE",
-        DatasetType.Text => "VARCHAR",
-        DatasetType.Boolean => "BOOLEAN",
-        DatasetType.TimestampUtc => "TIMESTAMPTZ",
+        DatasetType.Int64 => new("BIGINT", "INT64", "INT_64 (signed)", "BIGINT", "long"),
+        DatasetType.Double => new("DOUBLE", "DOUBLE", "none", "DOUBLE", "real"),
+        DatasetType.Text => new("VARCHAR", "BYTE_ARRAY", "UTF8 (string)", "STRING", "string"),
+        DatasetType.Boolean => new("BOOLEAN", "BOOLEAN", "none", "BOOLEAN", "bool"),
+        DatasetType.TimestampUtc => new("TIMESTAMPTZ", "INT64", "TIMESTAMP(isAdjustedToUTC=true, MICROS)", "TIMESTAMP", "datetime"),
         _ => throw new ArgumentOutOfRangeException(nameof(type), type, null),
     };
+
+    public static string DuckDbName(DatasetType type) => Of(type).DuckDb;
 
     /// <summary>The Parquet physical type and converted or logical type, as parquet_schema() shows them and the schema test checks them.</summary>
-    public static (string Physical, string Logical) Parquet(DatasetType type) => type switch
-    {
-        DatasetType.Int64 => ("INT64", "INT_64 (signed)"),
-        DatasetType.Double => ("DOUBLE", "none"),
-        DatasetType.Text => ("BYTE_ARRAY", "UTF8 (string)"),
-        DatasetType.Boolean => ("BOOLEAN", "none"),
-        DatasetType.TimestampUtc => ("INT64", "TIMESTAMP(isAdjustedToUTC=true, MICROS)"),
-        _ => throw new ArgumentOutOfRangeException(nameof(type), type, null),
-    };
+    public static (string Physical, string Logical) Parquet(DatasetType type) => (Of(type).Physical, Of(type).Logical);
 
-    /// <summary>The type Spark SQL gives the column (for the README's DDL).</summary>
-    public static string SparkName(DatasetType type) => type switch
-    {
-        DatasetType.Int64 => "BIGINT",
-        DatasetType.Double => "DOUBLE",
-        DatasetType.Text => "STRING",
-        DatasetType.Boolean => "BOOLEAN",
-        DatasetType.TimestampUtc => "TIMESTAMP",
-        _ => throw new ArgumentOutOfRangeException(nameof(type), type, null),
-    };
+    /// <summary>The type Spark SQL reads the column as.</summary>
+    public static string SparkName(DatasetType type) => Of(type).Spark;
 
     /// <summary>The type a Kusto external table declares for the column.</summary>
-    public static string KustoName(DatasetType type) => type switch
-    {
-        DatasetType.Int64 => "long",
-        DatasetType.Double => "real",
-        DatasetType.Text => "string",
-        DatasetType.Boolean => "bool",
-        DatasetType.TimestampUtc => "datetime",
-        _ => throw new ArgumentOutOfRangeException(nameof(type), type, null),
-    };
+    public static string KustoName(DatasetType type) => Of(type).Kusto;
 }
