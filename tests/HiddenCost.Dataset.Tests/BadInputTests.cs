@@ -104,3 +104,41 @@ public sealed class BadInputTests
         Assert.AreEqual(12, rows["not-ready"]);
     }
 }
+
+[TestClass]
+public sealed class HostileDatasetTests
+{
+    [TestMethod]
+    public void ManifestNamingAFileOutsideItsTable_IsRefused_AndNothingIsRenamed()
+    {
+        using var fixture = new DatasetFixture();
+        fixture.Add(DatasetFixture.RepositorySamples().Take(1));
+        Assert.AreEqual(0, fixture.Extract().Exit);
+        var manifest = Directory.GetFiles(Path.Combine(fixture.Dataset, "_runs"), "*.json").Single();
+        var runId = Path.GetFileNameWithoutExtension(manifest);
+        var victim = Path.Combine(fixture.Root, "_victim");
+        File.WriteAllText(victim, "not the dataset's");
+        File.WriteAllText(manifest, File.ReadAllText(manifest).Replace($"\"traces/part-{runId}-00000.parquet\"", "\"../victim\""));
+
+        var (exit, _, errors) = fixture.Extract();
+        Assert.AreEqual(2, exit);
+        StringAssert.Contains(errors, "'../victim' is not a part file of run " + runId);
+        Assert.IsTrue(File.Exists(victim), "a hostile manifest must not make recovery rename files outside the dataset");
+        var err = new StringWriter();
+        Assert.AreEqual(2, QueryCommand.Run(fixture.Dataset, "SELECT 1", null, [], false, OutputFormat.Text, null, err, new StringWriter()));
+        StringAssert.Contains(err.ToString(), "is not a part file of run");
+    }
+
+    [TestMethod]
+    public void CommittedFileReplacedByGarbage_IsReportedAsNotOurs()
+    {
+        using var fixture = new DatasetFixture();
+        fixture.Add(DatasetFixture.RepositorySamples().Take(1));
+        Assert.AreEqual(0, fixture.Extract().Exit);
+        File.WriteAllText(Directory.GetFiles(Path.Combine(fixture.Dataset, "traces"), "*.parquet").Single(), "garbage");
+        fixture.Add(DatasetFixture.RepositorySamples().Skip(1).Take(1));
+        var (exit, _, errors) = fixture.Extract();
+        Assert.AreEqual(2, exit);
+        StringAssert.Contains(errors, "the committed traces cannot be read");
+    }
+}

@@ -117,3 +117,30 @@ public sealed class CrashTests
 
     private sealed class SimulatedCrash : Exception;
 }
+
+[TestClass]
+public sealed class InterruptTests
+{
+    [TestMethod]
+    public void CtrlC_MidRun_CommitsNothing_AndExits130()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("skipped: SIGINT is a Unix signal");
+        using var fixture = new DatasetFixture();
+        fixture.AddVariants(40);
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
+        foreach (var a in new[] { Path.Combine(AppContext.BaseDirectory, "hiddencost.dll"), "extract", fixture.Inputs, "--to", fixture.Dataset, "-j", "1" })
+            start.ArgumentList.Add(a);
+        using var child = Process.Start(start)!;
+        var waited = Stopwatch.StartNew();
+        while (!child.HasExited && waited.Elapsed < TimeSpan.FromSeconds(60) && !File.Exists(Path.Combine(fixture.Dataset, DatasetFolder.LockName))) Thread.Sleep(20);
+        Thread.Sleep(1000);
+        Assert.IsFalse(child.HasExited, "the run ended before it could be interrupted");
+        Process.Start("kill", ["-INT", child.Id.ToString()])!.WaitForExit();
+        var errors = child.StandardError.ReadToEnd();
+        child.WaitForExit();
+        Assert.AreEqual(130, child.ExitCode, errors);
+        StringAssert.Contains(errors, "interrupted: nothing of this run was committed");
+        Assert.IsFalse(Directory.Exists(Path.Combine(fixture.Dataset, "_runs")) && Directory.GetFiles(Path.Combine(fixture.Dataset, "_runs")).Length > 0);
+        Assert.AreEqual(0, Directory.GetFiles(fixture.Dataset, "*.parquet", SearchOption.AllDirectories).Length, "its part files are removed");
+    }
+}

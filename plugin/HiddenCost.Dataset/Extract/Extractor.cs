@@ -173,14 +173,21 @@ public sealed class Extractor
     {
         var known = new Dictionary<string, string>(StringComparer.Ordinal);
         if (committed.Count == 0) return known;
-        using var db = new DuckDBConnection("DataSource=:memory:");
-        db.Open();
-        DatasetViews.Create(db, _dataset, committed);
-        using var command = db.CreateCommand();
-        command.CommandText = "SELECT trace_id, hiddencost_version FROM traces";
-        using var reader = command.ExecuteReader();
-        while (reader.Read()) known[reader.GetString(0)] = reader.GetString(1);
-        return known;
+        try
+        {
+            using var db = new DuckDBConnection("DataSource=:memory:");
+            db.Open();
+            DatasetViews.Create(db, _dataset, committed);
+            using var command = db.CreateCommand();
+            command.CommandText = "SELECT trace_id, hiddencost_version FROM traces";
+            using var reader = command.ExecuteReader();
+            while (reader.Read()) known[reader.GetString(0)] = reader.GetString(1);
+            return known;
+        }
+        catch (DuckDBException e)
+        {
+            throw new DatasetException($"{_dataset.Root}: the committed traces cannot be read ({e.Message}); the dataset was changed by something other than HiddenCost", e);
+        }
     }
 
     /// <summary>A run id later than every committed one: its UTC start, to the millisecond, and a random suffix.</summary>

@@ -43,8 +43,14 @@ public sealed record RunManifest(
         {
             try
             {
-                runs.Add(JsonSerializer.Deserialize<RunManifest>(File.ReadAllBytes(path), Options)
-                         ?? throw new DatasetException($"{path}: empty manifest"));
+                var run = JsonSerializer.Deserialize<RunManifest>(File.ReadAllBytes(path), Options)
+                          ?? throw new DatasetException($"{path}: empty manifest");
+                if (run.RunId is null || run.Files is null || Path.GetFileNameWithoutExtension(path) != run.RunId)
+                    throw new DatasetException($"{path}: not a run manifest of ours (no run id, a run id other than its name, or no files)");
+                // Files are renamed and read by these names: none may point outside its table's folder.
+                if (run.Files.FirstOrDefault(f => !IsPartName(f, run.RunId)) is { } stray)
+                    throw new DatasetException($"{path}: '{stray}' is not a part file of run {run.RunId} (TABLE/part-{run.RunId}-NNNNN.parquet)");
+                runs.Add(run);
             }
             catch (JsonException e)
             {
@@ -52,6 +58,15 @@ public sealed record RunManifest(
             }
         }
         return runs.OrderBy(r => r.RunId, StringComparer.Ordinal).ToArray();
+    }
+
+    /// <summary>Whether a manifest's entry names a part of the run in a table folder, and nothing else.</summary>
+    private static bool IsPartName(string file, string runId)
+    {
+        var parts = file.Split('/');
+        return parts.Length == 2 && parts[0].Length > 0 && parts[0].All(c => char.IsAsciiLetterLower(c) || char.IsAsciiDigit(c) || c == '_')
+               && !parts[0].StartsWith('_') && parts[1].StartsWith($"part-{runId}-", StringComparison.Ordinal)
+               && parts[1].EndsWith(".parquet", StringComparison.Ordinal) && !runId.Contains('/') && !runId.Contains('\\') && !runId.Contains("..");
     }
 
     /// <summary>The hidden name a part file has until its run commits: "_" before the file name.</summary>
