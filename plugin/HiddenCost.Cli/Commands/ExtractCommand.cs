@@ -80,10 +80,16 @@ public static class ExtractCommand
             err.WriteLine("interrupted: nothing of this run was committed; earlier runs are untouched");
             return 130;
         }
-        catch (DatasetException e)
+        catch (Exception e) when (e is DatasetException or IOException or UnauthorizedAccessException)
         {
-            err.WriteLine($"error: {e.Message}");
+            // The dataset cannot be locked, read or written (a read-only folder, a full disk): not any trace's fault.
+            err.WriteLine($"error: {(e is DatasetException ? e.Message : $"{dataset.Root}: {e.Message}")}");
             return 2;
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            err.WriteLine($"error: internal error, please report it: {e}");
+            return 3;
         }
         finally
         {

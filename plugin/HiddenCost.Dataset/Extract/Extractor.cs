@@ -60,6 +60,7 @@ public sealed class Extractor
         long bytesTotal = inputs.Files.Sum(SizeOrZero);
         var seen = new ConcurrentDictionary<string, string>(StringComparer.Ordinal);
         var writer = new PartWriter(_dataset, runId);
+        bool madeCommit = false;
         try
         {
             _progress?.Report(new ExtractProgress(0, inputs.Files.Count, 0, 0, bytesTotal));
@@ -89,6 +90,7 @@ public sealed class Extractor
                 BeforeCommit?.Invoke();
                 var manifest = new RunManifest(runId, Version, started, DateTime.UtcNow, traces, files);
                 manifest.Commit(_dataset);
+                madeCommit = true;
                 AfterCommit?.Invoke();
                 Recovery.Run(_dataset, [.. committed, manifest]); // the commit is made: now give the files their visible names
             }
@@ -97,7 +99,9 @@ public sealed class Extractor
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or DuckDBException)
         {
             Abandon(writer);
-            throw new DatasetException($"cannot write the dataset {_dataset.Root}: {e.Message}; nothing of this run was committed, and earlier runs are untouched", e);
+            throw new DatasetException($"cannot write the dataset {_dataset.Root}: {e.Message}; " + (madeCommit
+                ? "the run had committed: the next run gives its files their names"
+                : "nothing of this run was committed, and earlier runs are untouched"), e);
         }
         catch
         {
