@@ -50,6 +50,8 @@ root.Arguments.Add(traces);
 root.Options.Add(tables);
 root.Options.Add(format);
 root.Options.Add(output);
+root.Subcommands.Add(HiddenCost.Cli.Commands.ExtractCommand.Create(err));
+root.Subcommands.Add(HiddenCost.Cli.Commands.QueryCommand.Create(err, format, output));
 // After `--`, every argument is a trace, even one that starts with a dash (not the same text before it: a mistyped
 // option there is still one).
 int endOfOptions = Array.IndexOf(args, "--");
