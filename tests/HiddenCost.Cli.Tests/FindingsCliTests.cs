@@ -57,7 +57,7 @@ public sealed class FindingsCliTests
         var spin = Samples("spin-contention.etl"); // high, medium and low findings
         Assert.AreEqual(0, Run(spin, ["Trace Info"], OutputFormat.Json).Exit, "without --fail-on, exit codes as before");
         Assert.AreEqual(5, Run(spin, ["Trace Info"], OutputFormat.Json, new FindingsSettings(null, Severity.High)).Exit, "whatever tables are shown");
-        var lenient = ThresholdsFile.Parse("""{ "openMp": { "high": 100 }, "spinWait": { "medium": 100, "high": 100 } }""", "t.json");
+        var lenient = ThresholdsFile.Parse("""{ "openMp": { "medium": 100, "high": 100 }, "spinWait": { "medium": 100, "high": 100 } }""", "t.json");
         Assert.AreEqual(0, Run(spin, [], OutputFormat.Csv, new FindingsSettings(lenient, Severity.Medium)).Exit, "medium and above: none under these thresholds");
         Assert.AreEqual(5, Run(spin, [], OutputFormat.Csv, new FindingsSettings(lenient, Severity.Low)).Exit);
     }

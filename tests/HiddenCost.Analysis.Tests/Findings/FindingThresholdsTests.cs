@@ -44,14 +44,14 @@ public sealed class FindingThresholdsTests
     [TestMethod]
     public void A_notify_buffer_of_64_KiB_is_never_a_finding_and_one_byte_more_is_judged_by_its_zeroing_rate()
     {
-        // 1,000 completions over one second: bytes zeroed per second = 1,000 × buffer.
-        NotifyWatcherFigures Row(long buffer) => new("w.exe", 1, @"\d", buffer, 1000, 0, 100, 1000 * buffer, "v.exe (2)", null, 0, 1_000_000_000);
+        // Completions over one second: bytes zeroed per second = completions × buffer.
+        NotifyWatcherFigures Row(long buffer, long completions = 1000) =>
+            new("w.exe", 1, @"\d", buffer, completions, 0, 100, completions * buffer, "v.exe (2)", null, 0, 1_000_000_000);
         Assert.AreEqual(Severity.None, One(Only(watchers: [Row(65_536)])));
         Assert.AreEqual(Severity.Low, One(Only(watchers: [Row(65_537)])), "65.5 MB/s: above 16 MiB/s, below 128 MiB/s");
-        var high = FindingThresholds.GiB / 1000; // exactly 1 GiB/s
-        Assert.AreEqual(Severity.High, One(Only(watchers: [Row((long)high)])));
-        Assert.AreEqual(Severity.Medium, One(Only(watchers: [Row((long)high - 1)])));
-        var finding = FindingsEvaluator.Assess(Only(watchers: [Row((long)high)]), Defaults).Single();
+        Assert.AreEqual(Severity.High, One(Only(watchers: [Row(1 << 20, 1024)])), "exactly 1 GiB/s");
+        Assert.AreEqual(Severity.Medium, One(Only(watchers: [Row(1 << 20, 1023)])));
+        var finding = FindingsEvaluator.Assess(Only(watchers: [Row(1 << 20, 1024)]), Defaults).Single();
         Assert.AreEqual(100.0, finding.CostMs!.Value, 1e-9, "1 GiB zeroed at 10 GiB/s is 100 ms");
         Assert.IsTrue(finding.CostEstimated);
         StringAssert.Contains(finding.Recommendation, "65,536 bytes (64 KiB)", "with no table recommendation, the cap");

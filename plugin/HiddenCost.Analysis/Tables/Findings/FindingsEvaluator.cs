@@ -22,14 +22,15 @@ public static class FindingsEvaluator
         return all;
     }
 
-    /// <summary>The rows of the Findings table: findings at low or above, worst and dearest first, then what was not checked.</summary>
+    /// <summary>
+    /// The rows of the Findings table: findings at low or above, worst and dearest first, then what was not checked; ties
+    /// in the order the problems are checked (syscall hook, spin-wait, notify buffer, event-log render).
+    /// </summary>
     public static IReadOnlyList<Finding> Rows(IEnumerable<Finding> assessed) =>
         assessed.Where(f => f.Severity != Severity.None)
             .OrderBy(f => f.Severity == Severity.NotChecked)
             .ThenByDescending(f => f.Severity)
             .ThenByDescending(f => f.CostMs ?? 0)
-            .ThenBy(f => f.Problem, StringComparer.Ordinal)
-            .ThenBy(f => f.Culprit, StringComparer.Ordinal)
             .ToArray();
 
     private static Finding NotChecked(string problem, ReadinessFigures readiness)

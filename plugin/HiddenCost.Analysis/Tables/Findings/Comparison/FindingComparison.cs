@@ -69,7 +69,7 @@ public static class FindingComparison
             var y = a.GetValueOrDefault(key);
             var sb = x?.Severity ?? (uncheckedBefore.Contains((y ?? x)!.Problem) ? Severity.NotChecked : Severity.None);
             var sa = y?.Severity ?? Severity.None;
-            if (sb == Severity.None && sa == Severity.None) continue;
+            if (sa == Severity.None && sb is (Severity.None or Severity.NotChecked)) continue; // no finding either side
             var any = (y ?? x)!;
             Change change;
             if (y is null && uncheckedAfter.Contains(any.Problem)) change = Change.NotChecked;
