@@ -79,6 +79,19 @@ public sealed class FindingThresholdsTests
     }
 
     [TestMethod]
+    public void A_problem_the_trace_is_not_ready_for_is_not_checked_and_what_its_table_still_shows_is_assessed()
+    {
+        var readiness = new ReadinessFigures("Event Log Render Cost", false, ["Registry operations (kernel keyword Registry)"], "wpr -start MultiProfile.wprp!EventLog");
+        var client = new EventLogClientFigures("c.exe", 3, null, "System", 1000, 600, 0.6, null, null, 0, 100);
+        var all = FindingsEvaluator.Assess(new([readiness], [], [], [], [], [client]), Defaults);
+        Assert.AreEqual(2, all.Count);
+        Assert.AreEqual((Severity.NotChecked, "the trace lacks Registry operations (kernel keyword Registry)"), (all[0].Severity, all[0].Evidence));
+        Assert.AreEqual("Event Log Render Cost could not be checked: Record with `wpr -start MultiProfile.wprp!EventLog` to check it.", all[0].Recommendation);
+        Assert.AreEqual((Severity.High, "c.exe reading System"), (all[1].Severity, all[1].Culprit));
+        CollectionAssert.AreEqual(new[] { Severity.High, Severity.NotChecked }, FindingsEvaluator.Rows(all).Select(f => f.Severity).ToArray(), "findings first");
+    }
+
+    [TestMethod]
     public void A_thresholds_file_replaces_only_what_it_names()
     {
         var t = ThresholdsFile.Parse("""

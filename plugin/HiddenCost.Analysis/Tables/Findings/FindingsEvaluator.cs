@@ -1,8 +1,10 @@
 namespace HiddenCost.Analysis.Tables.Findings;
 
 /// <summary>
-/// Every problem instance in one trace's figures, assessed against the thresholds: a problem whose table the trace is not
-/// ready for gets one not-checked finding naming the missing events instead of assessments from its (empty) table.
+/// Every problem instance in one trace's figures, assessed against the thresholds. A problem whose table the trace is not
+/// ready for gets one not-checked finding naming the missing events; whatever its table still shows (a trace that lacks
+/// only some of the events) is assessed too, since those figures are real, but the not-checked row says the check is
+/// incomplete.
 /// </summary>
 public static class FindingsEvaluator
 {
@@ -12,8 +14,8 @@ public static class FindingsEvaluator
         bool Ready(string table) => figures.Readiness.FirstOrDefault(r => r.Table == table) is not { Ready: false };
         void Add(string problem, string table, Func<IEnumerable<Finding>> assess)
         {
-            if (Ready(table)) all.AddRange(assess());
-            else all.Add(NotChecked(problem, figures.Readiness.First(r => r.Table == table)));
+            if (!Ready(table)) all.Add(NotChecked(problem, figures.Readiness.First(r => r.Table == table)));
+            all.AddRange(assess());
         }
         Add(Problems.SyscallHook, SyscallHookRule.SeeTable, () => SyscallHookRule.Assess(figures.SyscallHooks, thresholds.SyscallHook));
         Add(Problems.SpinWait, SpinWaitRule.PerLockTable, () => SpinWaitRule.Assess(figures.SpinLocks, figures.OpenMp, thresholds.SpinWait, thresholds.OpenMp));
