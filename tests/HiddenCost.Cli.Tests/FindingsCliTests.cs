@@ -71,6 +71,8 @@ public sealed class FindingsCliTests
         {
             File.WriteAllBytes(empty, []);
             Assert.AreEqual(1, Run(empty, [], OutputFormat.Json, new FindingsSettings(null, Severity.Low)).Exit);
+            var (_, text, _) = Run(empty, [], OutputFormat.Text);
+            Assert.IsFalse(text.Contains("No finding", StringComparison.Ordinal), "a trace that could not be read was not checked: no sentence says it is clean");
             var bytes = File.ReadAllBytes(Samples("notify-buffer-storm.etl"));
             File.WriteAllBytes(cut, bytes[..(bytes.Length * 9 / 10)]);
             var (damaged, _, error) = Run(cut, [], OutputFormat.Json);
