@@ -76,6 +76,24 @@ public sealed class FindingComparisonTests
     }
 
     [TestMethod]
+    public void Cheaper_renders_are_better_with_the_cpu_per_message_before_and_after()
+    {
+        var before = Findings(EventLogRender.Generate(null, SampleSettings("before.etl")).Trace, "eventlog-before");
+        var after = Findings(EventLogRender.Generate(CheapRenders, SampleSettings("after.etl")).Trace, "eventlog-after");
+        var c = FindingComparison.Compare(before, after);
+        Assert.AreEqual(Verdict.Better, c.Verdict, c.VerdictLine);
+        CollectionAssert.AreEquivalent(new[] { "InventoryAgent.exe through WmiPrvSE.exe reading Application", "mmc.exe reading System" },
+            c.Findings.Select(f => f.Culprit).ToArray());
+        foreach (var f in c.Findings)
+        {
+            Assert.AreEqual((Change.Gone, Severity.High, Severity.None), (f.Change, f.Before, f.After), f.Culprit);
+            var perMessage = Figure(f, "CPU per Message");
+            Assert.IsTrue(perMessage.Before > 0.5 && perMessage.After < 0.05, $"{f.Culprit}: {perMessage.Before} → {perMessage.After}");
+            Assert.AreEqual(Figure(f, "Renders").Before, Figure(f, "Renders").After, "the same messages, rendered for less");
+        }
+    }
+
+    [TestMethod]
     public void The_same_trace_twice_is_unchanged_and_a_problem_not_checked_before_is_new()
     {
         var notify = Findings(NotifyBufferStorm.Generate(null, SampleSettings("n.etl")).Trace, "notify-same");
