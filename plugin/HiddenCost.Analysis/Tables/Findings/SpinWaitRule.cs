@@ -39,7 +39,7 @@ internal static class SpinWaitRule
             double share = p.SharePercent ?? double.NaN;
             var figures = new List<Figure> { new("OpenMP Runtime CPU", p.OpenMpCpuMs, "ms", $"{Ms(p.OpenMpCpuMs)} in {p.Module}") };
             if (p.SharePercent is { } s) figures.Add(new("Share of Process CPU", s, "%", $"{Fixed(s, 0)}% of {p.Process}'s CPU"));
-            var recommendation = $"In {p.Process}, {Ms(p.OpenMpCpuMs)} of CPU went to {p.Module}: {p.Hint}.";
+            var recommendation = $"{p.Process}: {p.Hint} ({Ms(p.OpenMpCpuMs)} of CPU in {p.Module}).";
             yield return new Finding(Problems.SpinWait, openMpLevels.Of(share, p.OpenMpCpuMs), $"{p.Module} in {p.Process}",
                 Process(p.Process, p.Pid), p.OpenMpCpuMs, false, figures, null, recommendation, ByProcessTable, null, null);
         }
