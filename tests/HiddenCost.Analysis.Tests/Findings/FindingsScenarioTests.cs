@@ -106,7 +106,7 @@ public sealed class FindingsScenarioTests
         foreach (var (row, client) in found.Zip(truth.Clients))
             Assert.AreEqual(client.ServiceCpuMs, row.CostMs!.Value, 1e-9, client.Process);
         StringAssert.StartsWith(found[0].Recommendation,
-            "Replace InventoryAgent.exe through WmiPrvSE.exe's WMI query \"SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'\" with EvtQuery/EvtNext on the Application log");
+            "Replace InventoryAgent.exe's WMI query \"SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'\" (served by WmiPrvSE.exe) with EvtQuery/EvtNext on the Application log");
         StringAssert.Contains(found[0].Recommendation, $"spent {N1(truth.Clients[0].ServiceCpuMs)} ms rendering 240 messages");
         StringAssert.StartsWith(found[1].Recommendation, "Have mmc.exe query only the events it needs from the System log");
     }

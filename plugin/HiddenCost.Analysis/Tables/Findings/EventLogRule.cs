@@ -26,7 +26,7 @@ internal static class EventLogRule
             var cost = $"the EventLog service spent {Ms(c.ServiceCpuMs)} rendering {Count(c.Renders)} messages for it" +
                        (c.CpuPerMessageMs is { } p ? $" ({Fixed(p, 3)} ms each)" : "");
             var recommendation = c.WmiQuery is { } query && query.Contains("Win32_NTLogEvent", StringComparison.OrdinalIgnoreCase)
-                ? $"Replace {client}'s WMI query \"{query}\" with EvtQuery/EvtNext on the {c.Log} log (Get-WinEvent -FilterHashtable in PowerShell, " +
+                ? $"Replace {c.OnBehalfOf ?? c.Process}'s WMI query \"{query}\"{(c.OnBehalfOf is null ? "" : $" (served by {c.Process})")} with EvtQuery/EvtNext on the {c.Log} log (Get-WinEvent -FilterHashtable in PowerShell, " +
                   $"EventLogReader in .NET) filtered by time and event ID, reading event values (EvtRenderEventValues) instead of rendered messages: " +
                   $"Win32_NTLogEvent renders the message of every event it returns, and {cost}."
                 : $"Have {client} query only the events it needs from the {c.Log} log (an XPath filter in EvtQuery) and render message text only for " +
