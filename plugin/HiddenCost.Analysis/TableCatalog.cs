@@ -13,8 +13,10 @@ namespace HiddenCost.Analysis;
 public static class TableCatalog
 {
     /// <summary>Fresh analyses for one pass over one trace, in the order their tables are listed.</summary>
-    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session) => new ITraceAnalysis[]
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session, Tables.Findings.FindingThresholds? thresholds = null) => new ITraceAnalysis[]
     {
+        new Tables.Findings.FindingsAnalysis(thresholds),
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(session),
         new TraceReadinessAnalysis(session),

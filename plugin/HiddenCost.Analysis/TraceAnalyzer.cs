@@ -12,11 +12,16 @@ public static class TraceAnalyzer
 {
     private const long ProgressEveryEvents = 1 << 16;
 
-    public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
+    public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(path, thresholds: null, progress, cancellationToken);
+
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    public static AnalysisResult Analyze(string path, Tables.Findings.FindingThresholds? thresholds, IProgress<double>? progress = null,
+        CancellationToken cancellationToken = default)
     {
         var session = new TraceSession();
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
-        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session)];
+        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session, thresholds)];
         try
         {
             using var reader = EtlReader.Open(path);
@@ -41,12 +46,7 @@ public static class TraceAnalyzer
             cancellationToken.ThrowIfCancellationRequested();
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
-            var tables = new List<Table>();
-            foreach (var analysis in analyses)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                tables.AddRange(analysis.Complete(context));
-            }
+            var tables = CompleteAll(analyses, context, cancellationToken);
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = Join(Join(damage, undecodable), JoinedNote(path, reader.Header, reader.Health));
@@ -69,6 +69,25 @@ public static class TraceAnalyzer
         {
             return Failed(path, $"{path}: {e.Message}");
         }
+    }
+
+    /// <summary>Every analysis's tables in catalog order; those that read tables are completed last, from the others'.</summary>
+    private static List<Table> CompleteAll(ITraceAnalysis[] analyses, AnalysisContext context, CancellationToken cancellationToken)
+    {
+        var byAnalysis = new IReadOnlyList<Table>[analyses.Length];
+        for (int i = 0; i < analyses.Length; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (analyses[i] is not ITableReadingAnalysis) byAnalysis[i] = analyses[i].Complete(context);
+        }
+        var built = byAnalysis.Where(t => t is not null).SelectMany(t => t).ToArray();
+        for (int i = 0; i < analyses.Length; i++)
+            if (analyses[i] is ITableReadingAnalysis reading)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                byAnalysis[i] = reading.Complete(context, built);
+            }
+        return byAnalysis.SelectMany(t => t).ToList();
     }
 
     /// <summary>

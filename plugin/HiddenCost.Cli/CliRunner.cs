@@ -30,6 +30,9 @@ public sealed class CliRunner
         _cancellation = cancellation;
     }
 
+    /// <summary>Findings' thresholds and the severity that fails the run (exit 5); the defaults and none unless set.</summary>
+    public Commands.FindingsSettings Findings { get; init; } = Commands.FindingsSettings.Default;
+
     /// <summary>Why these arguments cannot run (an unknown table, an option taken for a trace), or null.</summary>
     /// <param name="literalTraces">Traces named after `--`: names, whatever they start with (`hiddencost -- -x.etl`).</param>
     public static string? ArgumentError(IReadOnlyList<string> traces, IReadOnlyList<string> tableNames, IReadOnlySet<string>? literalTraces = null)
@@ -106,8 +109,8 @@ public sealed class CliRunner
     /// <returns>
     /// 0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments or output that cannot be
     /// written; 3 when an analysis failed unexpectedly (a bug: the message asks for a report; the other traces are still
-    /// analysed); 4 when every trace was read but some only in part (damaged or cut short: a warning says where).
-    /// The first of 3, 1 and 4 that applies wins.
+    /// analysed); 4 when every trace was read but some only in part (damaged or cut short: a warning says where); 5 with
+    /// <see cref="Findings"/>' fail-on severity when a trace has a finding at it or above. The first of 3, 1, 5 and 4 that applies wins.
     /// </returns>
     /// <exception cref="OperationCanceledException">The run was interrupted (the constructor's token).</exception>
     /// <param name="literalTraces">Traces named after `--` (see <see cref="ArgumentError"/>).</param>
@@ -126,7 +129,7 @@ public sealed class CliRunner
             return 1;
         }
 
-        bool internalError = false, unreadable = false, partial = false;
+        bool internalError = false, unreadable = false, partial = false, failed = false;
         using var json = format == OutputFormat.Json ? new Utf8JsonWriter(new TextWriterStream(_out), new JsonWriterOptions { Indented = true }) : null;
         json?.WriteStartArray();
         for (int i = 0; i < traces.Count; i++)
@@ -162,6 +165,7 @@ public sealed class CliRunner
                 _err.WriteLine($"warning: {result.Warning}");
                 partial = true;
             }
+            failed |= Findings.FailOn is { } floor && Commands.FindingsGate.Trips(result, floor);
             var tables = selected.Count == 0
                 ? result.Tables
                 : selected.Select(s => result.Tables.First(t => t.Spec.Id == s.Id)).ToArray();
@@ -179,12 +183,12 @@ public sealed class CliRunner
         json?.Flush();
         if (format == OutputFormat.Json) _out.WriteLine();
         _out.Flush();
-        return internalError ? 3 : unreadable ? 1 : partial ? 4 : 0;
+        return internalError ? 3 : unreadable ? 1 : failed ? 5 : partial ? 4 : 0;
     }
 
     private AnalysisResult Analyze(string path)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path, cancellationToken: _cancellation);
+        if (!_interactive) return TraceAnalyzer.Analyze(path, Findings.Thresholds, cancellationToken: _cancellation);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
@@ -192,7 +196,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p), _cancellation);
+                result = TraceAnalyzer.Analyze(path, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation);
                 task.Value = 1.0;
             });
         return result!;

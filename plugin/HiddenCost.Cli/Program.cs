@@ -52,6 +52,8 @@ root.Options.Add(format);
 root.Options.Add(output);
 root.Subcommands.Add(HiddenCost.Cli.Commands.ExtractCommand.Create(err));
 root.Subcommands.Add(HiddenCost.Cli.Commands.QueryCommand.Create(err, format, output));
+var findingsOptions = HiddenCost.Cli.Commands.FindingsOptions.AddTo(root);
+root.Subcommands.Add(HiddenCost.Cli.Commands.CompareCommand.Create(err));
 // After `--`, every argument is a trace, even one that starts with a dash (not the same text before it: a mistyped
 // option there is still one).
 int endOfOptions = Array.IndexOf(args, "--");
@@ -66,6 +68,7 @@ root.SetAction(parse =>
         err.WriteLine($"error: {argumentError}");
         return 2;
     }
+    if (findingsOptions.Read(parse, err) is not { } findings) return 2;
     if (file is not null && CliRunner.OutputIsATrace(file.FullName, parse.GetValue(traces) ?? Array.Empty<string>()) is { } trace)
     {
         err.WriteLine($"error: --output {file.FullName} is the trace {trace}: writing it would destroy the trace");
@@ -86,7 +89,7 @@ root.SetAction(parse =>
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        running = new CliRunner(writer, err, interactive, interrupt.Token);
+        running = new CliRunner(writer, err, interactive, interrupt.Token) { Findings = findings };
         int exit = running.Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;
