@@ -48,7 +48,7 @@ public sealed class TraceInfoAnalysis : ITraceAnalysis
         var h = c.Header;
         table.AddRow(
             h.OsVersion, (long)h.Build, (long)h.NumberOfProcessors, (long)h.PointerSize, h.ClockType.ToString(),
-            (long)h.CpuSpeedMHz, h.StartTimeUtc.ToString(StartTimeFormat, CultureInfo.InvariantCulture),
+            (long)h.CpuSpeedMHz, StartTime(h),
             c.FirstEventNs, c.LastEventNs, c.LastEventNs - c.FirstEventNs, c.EventCount,
             c.Health.Buffers, c.Health.CompressedBuffers, (long)h.EventsLost, (long)h.BuffersLost,
             c.Health.BuffersWithEventsLost, c.Health.WarningCount, $"0x{h.LogFileMode:X8}", h.LoggerName, c.FileLength);
@@ -63,4 +63,8 @@ public sealed class TraceInfoAnalysis : ITraceAnalysis
             table.AddNote($"{c.Health.TimeInversions} events are earlier than the event before them on the same processor (out of order in the file).");
         return new[] { table };
     }
+
+    /// <summary>Blank when the header holds no start time (0, damaged: the reader warns), rather than 0001-01-01.</summary>
+    private static string StartTime(Etl.Header.TraceHeader h) =>
+        h.StartTimeUtc == DateTime.MinValue ? "" : h.StartTimeUtc.ToString(StartTimeFormat, CultureInfo.InvariantCulture);
 }
