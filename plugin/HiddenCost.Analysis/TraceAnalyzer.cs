@@ -84,7 +84,7 @@ public static class TraceAnalyzer
         if (health.FirstDamage is not { } first) return null;
         var extent = new List<string> { first.ToString() };
         if (health.DamagedBuffers > 0) extent.Add($"{health.DamagedBuffers:N0} damaged buffers or records");
-        if (health.EventsOutOfTime > 0) extent.Add($"{health.EventsOutOfTime:N0} events stamped far outside the trace's start and end left out");
+        if (health.EventsOutOfTime > 0) extent.Add($"{health.EventsOutOfTime:N0} event{(health.EventsOutOfTime == 1 ? "" : "s")} stamped far outside the trace's start and end left out");
         if (health.Truncated) extent.Add("the file ends early");
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";

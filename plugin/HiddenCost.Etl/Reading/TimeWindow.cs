@@ -7,8 +7,8 @@ namespace HiddenCost.Etl.Reading;
 /// both sides by the header's span plus one minute. Real recorders write outside start..end, but not far: merged and
 /// relogged traces carry rundown events after the end (net.4.5.2.x64.etl: last event 12.58 s after a start whose
 /// header spans 10.07 s, 2.5 s late; net.4.5.2.x86.etl: 1.9 s late; SelfDescribingSingleEvent.etl: 13 ms late), and no
-/// shared or synthetic trace has an event before its start. A damaged timestamp lies far outside (a flipped byte above
-/// the third moves an event by hours to millennia), and left in, one such event gives a trace a start of −194 s or a
+/// shared or synthetic trace has an event before its start. A damaged timestamp lies far outside (a change in its four
+/// high bytes moves an event by 7 minutes to millennia at 10 MHz), and left in, one such event gives a trace a start of −194 s or a
 /// duration of 208 years. With no usable span in the header (no end time, an end before the start, a damaged start)
 /// the window is one minute before the start to a year after it: no recording goes on longer without being stopped.
 /// </summary>
