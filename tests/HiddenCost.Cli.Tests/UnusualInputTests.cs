@@ -262,6 +262,46 @@ public sealed class UnusualInputTests
     }
 
     [TestMethod]
+    public void Ctrl_C_at_any_moment_ends_the_run_and_leaves_an_earlier_output_file_as_it_was()
+    {
+        if (OperatingSystem.IsWindows()) Assert.Inconclusive("sends SIGINT");
+        var trace = Samples.PathOf("perfview/net.4.5.2.x64.etl.zip");
+        var dir = Directory.CreateTempSubdirectory("hiddencost-interrupt-");
+        try
+        {
+            var output = Path.Combine(dir.FullName, "out.csv");
+            // From the runtime starting (before the handler is there) through opening and analysing three traces.
+            foreach (int delay in new[] { 50, 300, 800, 1500, 3000 })
+            {
+                File.WriteAllText(output, "earlier");
+                var start = new ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardError = true, RedirectStandardOutput = true };
+                foreach (var a in new[] { Path.Combine(AppContext.BaseDirectory, "hiddencost.dll"), trace, trace, trace, "-f", "csv", "-o", output })
+                    start.ArgumentList.Add(a);
+                using var child = Process.Start(start)!;
+                var errors = child.StandardError.ReadToEndAsync();
+                Thread.Sleep(delay);
+                using (var kill = Process.Start("kill", $"-INT {child.Id}")) kill.WaitForExit();
+                bool ended = child.WaitForExit(30_000);
+                if (!ended) child.Kill();
+                Assert.IsTrue(ended, $"Ctrl-C after {delay} ms ended the run");
+                errors.Wait();
+                Assert.IsFalse(errors.Result.Contains("   at ", StringComparison.Ordinal), errors.Result);
+                if (child.ExitCode == 0) StringAssert.StartsWith(File.ReadAllText(output), "Trace,", "a run that ended first wrote its tables");
+                else
+                {
+                    Assert.AreEqual(130, child.ExitCode, $"after {delay} ms: {errors.Result}");
+                    Assert.AreEqual("earlier", File.ReadAllText(output), $"after {delay} ms");
+                }
+                CollectionAssert.AreEqual(new[] { "out.csv" }, Directory.GetFileSystemEntries(dir.FullName).Select(Path.GetFileName).ToArray(), "no temporary file left");
+            }
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
+    [TestMethod]
     public void An_output_file_abandoned_or_disposed_uncommitted_leaves_the_earlier_file_and_no_temporary_one()
     {
         var dir = Directory.CreateTempSubdirectory("hiddencost-output-");
