@@ -33,7 +33,17 @@ public sealed class ReplacingOutputFile : StreamWriter
         var folder = Path.GetDirectoryName(Path.GetFullPath(target)) ?? ".";
         var temporary = Path.Combine(folder, $".{Path.GetFileName(target)}.{Environment.ProcessId}.{Guid.NewGuid():N}.hiddencost-tmp");
         // Deletable while open, so an interrupted run removes it even on Windows.
-        var stream = new FileStream(temporary, FileMode.CreateNew, FileAccess.Write, FileShare.Read | FileShare.Delete);
+        FileStream stream;
+        try
+        {
+            stream = new FileStream(temporary, FileMode.CreateNew, FileAccess.Write, FileShare.Read | FileShare.Delete);
+        }
+        catch (UnauthorizedAccessException e)
+        {
+            // A folder the user cannot write to, with a file in it they can: writing in place could lose that file.
+            throw new UnauthorizedAccessException($"no temporary file can be made in {folder}, where it is written first so that an " +
+                                                  $"earlier file is replaced only once there are tables for it ({e.Message})", e);
+        }
         try
         {
             if (!OperatingSystem.IsWindows() && File.Exists(target)) File.SetUnixFileMode(temporary, File.GetUnixFileMode(target));
