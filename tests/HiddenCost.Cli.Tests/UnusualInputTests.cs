@@ -84,6 +84,20 @@ public sealed class UnusualInputTests
     }
 
     [TestMethod]
+    public void A_deleted_trace_still_open_is_read_through_proc_self_fd()
+    {
+        RequireLinux();
+        var copy = Path.Combine(Path.GetTempPath(), $"hiddencost-deleted-{Guid.NewGuid():N}.etl");
+        File.Copy(Samples.PathOf("krabsetw/powershell.etl"), copy);
+        using var held = new FileStream(copy, FileMode.Open, FileAccess.Read);
+        File.Delete(copy);
+        var name = $"/proc/self/fd/{held.SafeFileHandle.DangerousGetHandle()}";
+        var (exit, output, error) = Run(name);
+        Assert.AreEqual(0, exit, error);
+        StringAssert.StartsWith(output.Split('\n')[1], $"{name},Trace Info,10.0.22623");
+    }
+
+    [TestMethod]
     public void Dev_stdin_and_process_substitution_of_a_pipe_exit_1_with_one_line_and_a_redirected_file_is_read()
     {
         RequireLinux();
