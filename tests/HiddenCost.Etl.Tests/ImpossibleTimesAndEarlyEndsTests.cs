@@ -131,7 +131,7 @@ public sealed class ImpossibleTimesAndEarlyEndsTests
         var damage = reader.Health.FirstDamage!.Value;
         Assert.AreEqual((long)BufferHeader.Size, damage.Offset);
         Assert.AreEqual($"the trace header's clock runs at {perfFreq:N0} Hz (clock type QueryPerformanceCounter, PerfFreq {perfFreq}), which no clock does " +
-            "(1 MHz to 10 GHz): times are read at 10 MHz, QPC's rate since Windows 10, and may be scaled wrong", damage.Message);
+            "(1 MHz to 10 GHz): times are read at 10 MHz, QPC's usual rate on Windows 10 and later, and may be scaled wrong", damage.Message);
     }
 
     [TestMethod]

@@ -20,7 +20,7 @@ internal static class HeaderTimeRules
     /// </summary>
     public const long MaxTicksPerSecond = 10_000_000_000;
 
-    /// <summary>The rate assumed when the header's is damaged: QPC's on every Windows since 10 (and on every shared trace).</summary>
+    /// <summary>The rate assumed when the header's is damaged: QPC's usual rate on Windows 10 and later (and every shared trace's).</summary>
     public const long FallbackTicksPerSecond = 10_000_000;
 
     /// <summary>
@@ -33,7 +33,7 @@ internal static class HeaderTimeRules
         {
             damage.Add($"the trace header's clock runs at {header.TicksPerSecond:N0} Hz ({ClockSource(header)}), which no clock does " +
                        $"({MinTicksPerSecond / 1_000_000} MHz to {MaxTicksPerSecond / 1_000_000_000} GHz): times are read at " +
-                       $"{FallbackTicksPerSecond / 1_000_000} MHz, QPC's rate since Windows 10, and may be scaled wrong");
+                       $"{FallbackTicksPerSecond / 1_000_000} MHz, QPC's usual rate on Windows 10 and later, and may be scaled wrong");
             header = header with { TicksPerSecond = FallbackTicksPerSecond };
         }
         span = null;
