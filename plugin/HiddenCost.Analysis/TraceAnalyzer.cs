@@ -13,18 +13,20 @@ public static class TraceAnalyzer
     private const long ProgressEveryEvents = 1 << 16;
 
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
-        Analyze(path, thresholds: null, progress, cancellationToken);
+        Analyze(new TraceFileName(path, path), thresholds: null, progress, cancellationToken);
 
+    /// <summary>Analyses the file <paramref name="trace"/> names; its <see cref="TraceFileName.Display"/> names it in every message.</summary>
     /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
-    public static AnalysisResult Analyze(string path, Tables.Findings.FindingThresholds? thresholds, IProgress<double>? progress = null,
+    public static AnalysisResult Analyze(TraceFileName trace, Tables.Findings.FindingThresholds? thresholds = null, IProgress<double>? progress = null,
         CancellationToken cancellationToken = default)
     {
+        var path = trace.Display;
         var session = new TraceSession();
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
         ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session, thresholds)];
         try
         {
-            using var reader = EtlReader.Open(path);
+            using var reader = EtlReader.Open(trace);
             long count = 0, first = long.MaxValue, last = long.MinValue;
             progress?.Report(0);
             using var stream = reader.ReadEvents(cancellationToken).GetEnumerator();
@@ -99,6 +101,7 @@ public static class TraceAnalyzer
         if (health.FirstDamage is not { } first) return null;
         var extent = new List<string> { first.ToString() };
         if (health.DamagedBuffers > 0) extent.Add($"{health.DamagedBuffers:N0} damaged buffers or records");
+        if (health.EventsOutOfTime > 0) extent.Add($"{health.EventsOutOfTime:N0} event{(health.EventsOutOfTime == 1 ? "" : "s")} stamped far outside the trace's start and end left out");
         if (health.Truncated) extent.Add("the file ends early");
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";

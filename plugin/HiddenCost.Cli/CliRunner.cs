@@ -1,7 +1,9 @@
 using System.Text.Json;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Cli.Input;
 using HiddenCost.Cli.Output;
+using HiddenCost.Etl;
 using Spectre.Console;
 
 namespace HiddenCost.Cli;
@@ -20,6 +22,15 @@ public sealed class CliRunner
     /// is left to end, or to be ended, as any program is).
     /// </summary>
     public bool IsAnalysing => Volatile.Read(ref _analysing);
+
+    /// <summary>
+    /// The original bytes of traces named by bytes that are not UTF-8, by the text .NET made of them
+    /// (<see cref="CommandLineBytes.NativeNames"/>): those are opened by their bytes.
+    /// </summary>
+    public IReadOnlyDictionary<string, byte[]>? NativeNames { get; init; }
+
+    /// <summary>Whether the last <see cref="Run"/> read any trace (so has tables worth writing to an output file).</summary>
+    public bool AnyTraceRead { get; private set; }
 
     /// <param name="cancellation">Ctrl-C: <see cref="Run"/> then throws <see cref="OperationCanceledException"/>.</param>
     public CliRunner(TextWriter output, TextWriter error, bool interactive, CancellationToken cancellation = default)
@@ -130,17 +141,19 @@ public sealed class CliRunner
         }
 
         bool internalError = false, unreadable = false, partial = false, failed = false;
+        AnyTraceRead = false;
         using var json = format == OutputFormat.Json ? new Utf8JsonWriter(new TextWriterStream(_out), new JsonWriterOptions { Indented = true }) : null;
         json?.WriteStartArray();
         for (int i = 0; i < traces.Count; i++)
         {
+            var name = TraceName(traces[i]);
             AnalysisResult result;
             try
             {
                 Volatile.Write(ref _analysing, true);
                 try
                 {
-                    result = Analyze(traces[i]);
+                    result = Analyze(name);
                 }
                 finally
                 {
@@ -151,7 +164,7 @@ public sealed class CliRunner
             {
                 // TraceAnalyzer turns every bad-input case into an error result; anything else is a bug. Say so,
                 // with the exception, and go on with the other traces (the JSON array still closes).
-                _err.WriteLine($"error: {traces[i]}: internal error, please report it with the trace if you can: {e}");
+                _err.WriteLine($"error: {name.Display}: internal error, please report it with the trace if you can: {e}");
                 internalError = true;
                 continue;
             }
@@ -160,6 +173,7 @@ public sealed class CliRunner
                 _err.WriteLine($"error: {result.Error}");
                 unreadable = true;
             }
+            else AnyTraceRead = true;
             if (result.Warning is not null)
             {
                 _err.WriteLine($"warning: {result.Warning}");
@@ -186,7 +200,15 @@ public sealed class CliRunner
         return internalError ? 3 : unreadable ? 1 : failed ? 5 : partial ? 4 : 0;
     }
 
-    private AnalysisResult Analyze(string path)
+    /// <summary>How a trace argument is opened (by its bytes when they are not UTF-8) and shown (escaped, on one line).</summary>
+    private TraceFileName TraceName(string trace)
+    {
+        byte[]? bytes = null;
+        NativeNames?.TryGetValue(trace, out bytes);
+        return new TraceFileName(DisplayName.Of(trace, bytes), trace, bytes);
+    }
+
+    private AnalysisResult Analyze(TraceFileName path)
     {
         if (!_interactive) return TraceAnalyzer.Analyze(path, Findings.Thresholds, cancellationToken: _cancellation);
         AnalysisResult? result = null;
@@ -195,7 +217,7 @@ public sealed class CliRunner
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn())
             .Start(ctx =>
             {
-                var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
+                var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path.Display)), maxValue: 1.0);
                 result = TraceAnalyzer.Analyze(path, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation);
                 task.Value = 1.0;
             });

@@ -2,7 +2,9 @@ using System.CommandLine;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Tables.Findings;
 using HiddenCost.Analysis.Tables.Findings.Comparison;
+using HiddenCost.Cli.Input;
 using HiddenCost.Cli.Output;
+using HiddenCost.Etl;
 
 namespace HiddenCost.Cli.Commands;
 
@@ -55,7 +57,7 @@ public static class CompareCommand
             AnalysisResult result;
             try
             {
-                result = TraceAnalyzer.Analyze(path, thresholds);
+                result = TraceAnalyzer.Analyze(new TraceFileName(DisplayName.Of(path), path), thresholds);
             }
             catch (Exception e) when (e is not OperationCanceledException)
             {
@@ -93,6 +95,7 @@ public static class CompareCommand
         {
             ComparisonWriter.Write(writer, format, beforePath, afterPath, comparison);
             writer.Flush();
+            (writer as ReplacingOutputFile)?.Commit(); // both traces were read: the comparison replaces an earlier file
             if (!ReferenceEquals(writer, Console.Out)) writer.Dispose();
         }
         catch (Exception e) when (DiagnosticWriter.IsUnwritable(e))

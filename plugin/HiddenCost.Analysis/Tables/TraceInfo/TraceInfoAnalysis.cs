@@ -53,7 +53,7 @@ public sealed class TraceInfoAnalysis : ITraceAnalysis
             PointerSize = h.PointerSize,
             ClockType = h.ClockType.ToString(),
             CpuSpeedMHz = h.CpuSpeedMHz,
-            TraceStartUtc = h.StartTimeUtc.ToString(StartTimeFormat, CultureInfo.InvariantCulture),
+            TraceStartUtc = StartTime(h),
             Start = c.FirstEventNs,
             End = c.LastEventNs,
             Duration = c.LastEventNs - c.FirstEventNs,
@@ -79,4 +79,8 @@ public sealed class TraceInfoAnalysis : ITraceAnalysis
             table.AddNote(TableNote.Warning("trace-info.time-inversions", $"{c.Health.TimeInversions} events are earlier than the event before them on the same processor (out of order in the file)."));
         return new[] { table };
     }
+
+    /// <summary>Blank when the header holds no start time (0, damaged: the reader warns), rather than 0001-01-01.</summary>
+    private static string StartTime(Etl.Header.TraceHeader h) =>
+        h.StartTimeUtc == DateTime.MinValue ? "" : h.StartTimeUtc.ToString(StartTimeFormat, CultureInfo.InvariantCulture);
 }
