@@ -23,7 +23,7 @@ public static class TableCatalog
         new SpinWaitAnalysis(session),
         new DirectoryNotifyAnalysis(session),
         new Tables.SyscallHook.SyscallHookAnalysis(session),
-        new EventLogRenderAnalysis(session),
+        new EventLogAnalysis(session),
     };
 
     public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();
