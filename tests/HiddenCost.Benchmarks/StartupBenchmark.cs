@@ -40,17 +40,17 @@ internal static class StartupBenchmark
 
         var empty = SharedFolder.EtlSample("etwanalyzer/EmptyETL.etl");
         Console.WriteLine($"start-up floor: `hiddencost {Path.GetFileName(empty)}` (0 bytes, refused at once), wall ms over {runs} runs after 2 warm-ups");
-        Console.WriteLine($"{"build",-48} {"size (MB)",10} {"min",8} {"median",8} {"max",8}  exit");
+        Console.WriteLine($"{"build",-56} {"size (MB)",10} {"min",8} {"median",8} {"max",8}  exit");
         foreach (var (name, path) in builds)
         {
             if (!File.Exists(path))
             {
-                Console.WriteLine($"{name,-48} skipped: {path} not found");
+                Console.WriteLine($"{name,-56} skipped: {path} not found");
                 continue;
             }
             if (!RunsHere(path))
             {
-                Console.WriteLine($"{name,-48} skipped: {path} is not a program for this OS and processor");
+                Console.WriteLine($"{name,-56} skipped: {path} is not a program for this OS and processor");
                 continue;
             }
             var times = new List<double>();
@@ -62,7 +62,7 @@ internal static class StartupBenchmark
                 if (i >= 2) times.Add(elapsed);
             }
             times.Sort();
-            Console.WriteLine($"{name,-48} {Size(path) / 1e6,10:F1} {times[0],8:F1} {times[times.Count / 2],8:F1} {times[^1],8:F1}  {exit}");
+            Console.WriteLine($"{name,-56} {Size(path) / 1e6,10:F1} {times[0],8:F1} {times[times.Count / 2],8:F1} {times[^1],8:F1}  {exit}");
         }
         return 0;
     }
