@@ -47,7 +47,9 @@ public static class CompareCommand
 
     /// <summary>Assesses both sides and writes the comparison; the exit code as <see cref="CompareCommand"/> says.</summary>
     /// <param name="beforeArgument">A trace file, or DATASET@TRACEID (<see cref="CompareSide"/>); so is <paramref name="afterArgument"/>.</param>
-    public static int Run(string beforeArgument, string afterArgument, OutputFormat format, string? outputPath, FindingsSettings settings, TextWriter err)
+    /// <param name="cancellation">Stops the run as Ctrl-C does (exit 130).</param>
+    public static int Run(string beforeArgument, string afterArgument, OutputFormat format, string? outputPath, FindingsSettings settings, TextWriter err,
+        CancellationToken cancellation = default)
     {
         var thresholds = settings.Thresholds ?? FindingThresholds.Default;
         CompareSide before = CompareSide.Parse(beforeArgument), after = CompareSide.Parse(afterArgument);
@@ -59,7 +61,8 @@ public static class CompareCommand
                 return 2;
             }
 
-        var interrupt = new CancellationTokenSource();
+        // Never disposed: a Ctrl-C as the program exits would find it disposed.
+        var interrupt = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
         bool analysing = true;
         ReplacingOutputFile? pending = null;
         // As the main command: Ctrl-C while the sides are assessed ends the run as interrupted (130); at any other time,
