@@ -23,6 +23,9 @@ public sealed class CompareTests
     /// <summary>Two junk files whose SHA-256 (their trace ids) share the first 8 hex digits: extract records both as refused.</summary>
     private static (string First, string Second, string Prefix) _twins;
 
+    /// <summary>The notify storm's before-trace cut to 90%: extract records it as damaged.</summary>
+    private static string _cut = null!;
+
     [ClassInitialize]
     public static void Extract(TestContext _)
     {
@@ -43,9 +46,12 @@ public sealed class CompareTests
             s => SpinContention.Generate(new SpinContentionOptions { SpinMsMin = 0.001, SpinMsMax = 0.002, OpenMp = false, YieldStorm = false }, s).Trace);
         Pair("eventlog", s => EventLogRender.Generate(null, s).Trace, s => EventLogRender.Generate(new EventLogRenderOptions { RenderUs = 10, QueryUs = 300 }, s).Trace);
         _twins = WriteTwins(_fixture.Inputs);
+        var bytes = File.ReadAllBytes(Pairs["notify"].Before);
+        _cut = Path.Combine(_fixture.Inputs, "notify-before-cut.etl");
+        File.WriteAllBytes(_cut, bytes[..(bytes.Length * 9 / 10)]);
         var (exit, output, errors) = _fixture.Extract();
         Assert.AreEqual(1, exit, $"the two junk files are refused: {output} {errors}");
-        StringAssert.Contains(output, "10 traces extracted (8 ok, 0 damaged, 2 refused, 0 failed)");
+        StringAssert.Contains(output, "11 traces extracted (8 ok, 1 damaged, 2 refused, 0 failed)");
     }
 
     [ClassCleanup]
@@ -168,6 +174,19 @@ public sealed class CompareTests
         Assert.AreEqual(1, exit, errors);
         StringAssert.StartsWith(errors, $"error: {_fixture.Dataset}@{Id(_twins.First)} ({_twins.First}): the dataset records it as refused: ");
         Assert.AreEqual("", output);
+    }
+
+    [TestMethod]
+    public void A_trace_the_dataset_records_as_damaged_warns_and_exits_4_and_compares_as_the_cut_file_does()
+    {
+        var (_, after) = Pairs["notify"];
+        var file = Compare(_cut, after);
+        Assert.AreEqual(4, file.Exit, file.Errors);
+        var stored = Compare(InDataset(_cut), InDataset(after));
+        Assert.AreEqual(4, stored.Exit, stored.Errors);
+        StringAssert.StartsWith(stored.Errors, $"warning: {_fixture.Dataset}@{Id(_cut)} ({_cut}): the dataset records it as read in part: ");
+        Assert.AreEqual(Findings(file.Output), Findings(stored.Output));
+        Assert.AreEqual(5, Compare(InDataset(after), InDataset(_cut), settings: new FindingsSettings(null, Severity.High)).Exit, "5 wins over 4");
     }
 
     /// <summary>
