@@ -24,20 +24,20 @@ internal static class StoreLayout
     public static IEnumerable<StoreEntry> Find(string folder, PdbKey key, bool flat)
     {
         if (!Directory.Exists(folder)) yield break;
-        if (flat && FindIgnoringCase(folder, key.PdbName) is { } direct) yield return new StoreEntry(direct, StoreEntryKind.Pdb);
-        if (FindIgnoringCase(folder, key.PdbName, key.Signature) is not { } keyed) yield break;
-        if (FindIgnoringCase(keyed, key.PdbName) is { } pdb) yield return new StoreEntry(pdb, StoreEntryKind.Pdb);
-        else if (FindIgnoringCase(keyed, CompressedName(key.PdbName)) is { } compressed) yield return new StoreEntry(compressed, StoreEntryKind.Compressed);
-        else if (FindIgnoringCase(keyed, FilePointerName) is { } pointer) yield return new StoreEntry(pointer, StoreEntryKind.FilePointer);
+        if (flat && FindIgnoringCase(folder, true, key.PdbName) is { } direct) yield return new StoreEntry(direct, StoreEntryKind.Pdb);
+        if (FindIgnoringCase(folder, false, key.PdbName, key.Signature) is not { } keyed) yield break;
+        if (FindIgnoringCase(keyed, true, key.PdbName) is { } pdb) yield return new StoreEntry(pdb, StoreEntryKind.Pdb);
+        else if (FindIgnoringCase(keyed, true, CompressedName(key.PdbName)) is { } compressed) yield return new StoreEntry(compressed, StoreEntryKind.Compressed);
+        else if (FindIgnoringCase(keyed, true, FilePointerName) is { } pointer) yield return new StoreEntry(pointer, StoreEntryKind.FilePointer);
     }
 
-    /// <summary>The entry <paramref name="parts"/> below <paramref name="folder"/>, each part matched exactly or else without regard to case.</summary>
-    private static string? FindIgnoringCase(string folder, params string[] parts)
+    /// <summary>The file (or folder) <paramref name="parts"/> below <paramref name="folder"/>, each part matched exactly or else without regard to case.</summary>
+    private static string? FindIgnoringCase(string folder, bool file, params string[] parts)
     {
         string current = folder;
         for (int i = 0; i < parts.Length; i++)
         {
-            bool last = i == parts.Length - 1;
+            bool last = file && i == parts.Length - 1;
             var exact = Path.Combine(current, parts[i]);
             if (last ? File.Exists(exact) : Directory.Exists(exact))
             {

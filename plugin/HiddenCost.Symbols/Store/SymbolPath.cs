@@ -9,11 +9,15 @@ namespace HiddenCost.Symbols.Store;
 /// </summary>
 public sealed class SymbolPath
 {
-    private SymbolPath(string text, IReadOnlyList<SymbolPathElement> elements)
+    private SymbolPath(string text, IReadOnlyList<SymbolPathElement> elements, string cache)
     {
         Text = text;
         Elements = elements;
+        Cache = cache;
     }
+
+    /// <summary>Where PDBs expanded from local <c>.pd_</c> files go: the path's first <c>cache*DIR</c>, else the default cache.</summary>
+    public string Cache { get; }
 
     public string Text { get; }
     public IReadOnlyList<SymbolPathElement> Elements { get; }
@@ -63,7 +67,7 @@ public sealed class SymbolPath
             }
             else elements.Add(new FolderElement(part)); // an unknown keyword: dbghelp reads it as a folder too
         }
-        return new SymbolPath(text, elements);
+        return new SymbolPath(text, elements, firstCache ?? defaultCache);
     }
 
     /// <summary><c>$XDG_CACHE_HOME/hiddencost/symbols</c> (else <c>~/.cache/…</c>) on Linux and macOS, <c>%LOCALAPPDATA%\HiddenCost\Symbols</c> on Windows.</summary>
