@@ -36,10 +36,11 @@ internal sealed class SymbolServerClient : IDisposable
     /// <summary>Fetches the PDB from <paramref name="server"/> into <paramref name="store"/>: its path, or null and why not.</summary>
     public async Task<(string? Path, string Note)> FetchAsync(string server, PdbKey key, string store, CancellationToken cancel)
     {
-        if (_down.TryGetValue(server, out var why)) return (null, $"{server}: not asked, it is down ({why})");
         await _slots.WaitAsync(cancel).ConfigureAwait(false);
         try
         {
+            // Asked after the wait for a slot: the server may have been found down meanwhile.
+            if (_down.TryGetValue(server, out var why)) return (null, $"{server}: not asked, it is down ({why})");
             var target = StoreLayout.StoredPath(store, key);
             if (File.Exists(target)) return (target, $"{target} (downloaded meanwhile)");
             var folder = $"{server}/{Uri.EscapeDataString(key.PdbName)}/{key.Signature}/";

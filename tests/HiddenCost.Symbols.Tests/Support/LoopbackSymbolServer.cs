@@ -30,6 +30,11 @@ internal sealed class LoopbackSymbolServer : IDisposable
     public string Url => $"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}";
     public ConcurrentQueue<string> Requests { get; } = new();
     public int Connections;
+    public int MaxInFlight;
+    private int _inFlight;
+
+    /// <summary>How long each answer waits (to see how many requests run at once).</summary>
+    public TimeSpan Delay { get; set; }
     public ConcurrentDictionary<string, (int Status, string ContentType, byte[] Body)> Overrides { get; } = new(StringComparer.OrdinalIgnoreCase);
 
     private async Task AcceptLoop()
@@ -57,6 +62,21 @@ internal sealed class LoopbackSymbolServer : IDisposable
 
     private async Task Serve(TcpClient client)
     {
+        int now = Interlocked.Increment(ref _inFlight);
+        int max;
+        while (now > (max = MaxInFlight) && Interlocked.CompareExchange(ref MaxInFlight, now, max) != max) { }
+        try
+        {
+            await Answer(client);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _inFlight);
+        }
+    }
+
+    private async Task Answer(TcpClient client)
+    {
         using (client)
         {
             var stream = client.GetStream();
@@ -65,6 +85,7 @@ internal sealed class LoopbackSymbolServer : IDisposable
             while (!string.IsNullOrEmpty(await reader.ReadLineAsync())) { }
             var path = Uri.UnescapeDataString(requestLine?.Split(' ')[1] ?? "/");
             Requests.Enqueue(path);
+            if (Delay > TimeSpan.Zero) await Task.Delay(Delay);
             var (status, type, body) = Answer(path);
             var head = $"HTTP/1.1 {status} {(status == 200 ? "OK" : "Not Found")}\r\nContent-Type: {type}\r\nContent-Length: {body.Length}\r\nConnection: close\r\n\r\n";
             await stream.WriteAsync(Encoding.ASCII.GetBytes(head));
