@@ -16,6 +16,12 @@ public sealed class PublicSymbolTable
     private readonly ImageSection[] _codeSections; // sorted by RVA
     private readonly string?[] _strings;
 
+    // A page directory over the code: _pages[p] is the first public at or after page p (4 KiB, from _firstPage on), so a
+    // lookup searches only its page's publics: a few cache lines instead of a search over the whole table.
+    private const int PageShift = 12, MaxPages = 1 << 20;
+    private readonly uint _firstPage;
+    private readonly int[] _pages;
+
     internal PublicSymbolTable(uint[] rvas, int[] nameStarts, byte[] names, ImageSection[] sections, int publicCount)
     {
         _rvas = rvas;
@@ -25,6 +31,24 @@ public sealed class PublicSymbolTable
         Sections = sections;
         _codeSections = sections.Where(s => s.Executable && s.Size > 0).OrderBy(s => s.VirtualAddress).ToArray();
         PublicCount = publicCount;
+        (_firstPage, _pages) = PageDirectory(rvas, _codeSections);
+    }
+
+    private static (uint, int[]) PageDirectory(uint[] rvas, ImageSection[] code)
+    {
+        if (code.Length == 0) return (0, []);
+        uint first = code[0].VirtualAddress >> PageShift;
+        ulong last = (code.Max(s => (ulong)s.VirtualAddress + s.Size) - 1) >> PageShift;
+        if (last - first + 1 > MaxPages) return (0, []);
+        var pages = new int[last - first + 2];
+        int i = 0;
+        for (int p = 0; p < pages.Length; p++)
+        {
+            ulong start = (first + (ulong)p) << PageShift;
+            while (i < rvas.Length && rvas[i] < start) i++;
+            pages[p] = i;
+        }
+        return (first, pages);
     }
 
     /// <summary>Every S_PUB32 record of the publics' address map, data and code alike.</summary>
@@ -47,7 +71,14 @@ public sealed class PublicSymbolTable
     {
         int section = SectionOf(rva);
         if (section < 0) return -1;
-        int i = Array.BinarySearch(_rvas, rva);
+        int i;
+        if (_pages.Length > 0)
+        {
+            int page = (int)((rva >> PageShift) - _firstPage);
+            int lo = _pages[page], hi = _pages[page + 1];
+            i = lo == hi ? lo - 1 : Array.BinarySearch(_rvas, lo, hi - lo, rva);
+        }
+        else i = Array.BinarySearch(_rvas, rva);
         if (i < 0) i = ~i - 1;
         return i >= 0 && _rvas[i] >= _codeSections[section].VirtualAddress ? i : -1;
     }

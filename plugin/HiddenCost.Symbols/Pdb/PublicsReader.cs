@@ -53,19 +53,29 @@ internal static class PublicsReader
             kept++;
         }
         Array.Sort(keys, 0, kept);
-        var rvas = new List<uint>(kept);
-        var starts = new List<int>(kept + 1) { 0 };
-        using var names = new MemoryStream();
+        // Aliases (folded functions) share an address: the first in the map names it. Sized exactly, in two passes.
+        int distinct = 0, nameBytes = 0;
         for (int k = 0; k < kept; k++)
         {
-            uint rva = (uint)(keys[k] >> 32);
-            if (rvas.Count > 0 && rvas[^1] == rva) continue; // aliases (folded functions): the first in the map names the address
-            int i = (int)(uint)keys[k];
-            names.Write(records, nameStart[i], nameLength[i]);
-            rvas.Add(rva);
-            starts.Add((int)names.Length);
+            if (k > 0 && keys[k] >> 32 == keys[k - 1] >> 32) continue;
+            distinct++;
+            nameBytes += nameLength[(int)(uint)keys[k]];
         }
-        return new PublicSymbolTable(rvas.ToArray(), starts.ToArray(), names.ToArray(), sections, count);
+        var rvas = new uint[distinct];
+        var starts = new int[distinct + 1];
+        var names = new byte[nameBytes];
+        int n = 0, at = 0;
+        for (int k = 0; k < kept; k++)
+        {
+            if (k > 0 && keys[k] >> 32 == keys[k - 1] >> 32) continue;
+            int i = (int)(uint)keys[k];
+            Buffer.BlockCopy(records, nameStart[i], names, at, nameLength[i]);
+            rvas[n] = (uint)(keys[k] >> 32);
+            starts[n++] = at;
+            at += nameLength[i];
+        }
+        starts[n] = at;
+        return new PublicSymbolTable(rvas, starts, names, sections, count);
     }
 
     private static (ushort Segment, uint Offset, int NameStart, int NameLength) ParseRecord(byte[] records, uint offset, int index, string file)
