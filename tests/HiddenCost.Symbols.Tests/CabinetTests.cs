@@ -106,6 +106,39 @@ public sealed class CabinetTests
             Assert.ThrowsExactly<SymbolFormatException>(() => CabinetReader.Expand(new MemoryStream(bytes[..length]), "cut.pd_", null, new MemoryStream()));
     }
 
+    [TestMethod]
+    public void Seeded_random_mutations_of_a_cabinet_expand_or_are_refused_never_crash()
+    {
+        var source = File.ReadAllBytes(Fixtures.Path("native.pd_"));
+        var random = new Random(34);
+        int expanded = 0, refused = 0;
+        for (int round = 0; round < 3000; round++)
+        {
+            var bytes = (byte[])source.Clone();
+            int hits = 1 + random.Next(3);
+            for (int h = 0; h < hits; h++)
+            {
+                // Aim at the headers (the first 100 bytes: cabinet, folder, file, first CFDATA) or anywhere.
+                int offset = random.Next(2) == 0 ? random.Next(100) : random.Next(bytes.Length);
+                bytes[offset] = (byte)(random.Next(3) switch { 0 => 0, 1 => 0xFF, _ => random.Next(256) });
+            }
+            // Half without checksums, so that mutations reach the decoder instead of stopping at the checksum.
+            if (round % 2 == 0)
+                foreach (var (offset, _, _) in DataBlocks(source)) BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(offset - 8), 0);
+            try
+            {
+                CabinetReader.Expand(new MemoryStream(bytes), "mutant.pd_", null, new MemoryStream());
+                expanded++;
+            }
+            catch (SymbolFormatException e)
+            {
+                StringAssert.StartsWith(e.Message, "mutant.pd_: ");
+                refused++;
+            }
+        }
+        Assert.IsTrue(expanded > 100 && refused > 100, $"expanded {expanded}, refused {refused}");
+    }
+
     /// <summary>The CFDATA blocks of a one-folder cabinet without reserves: (offset of the data, packed, unpacked).</summary>
     private static List<(int Offset, int Packed, int Unpacked)> DataBlocks(byte[] cab)
     {

@@ -78,6 +78,7 @@ internal static class CabinetReader
     private static string ReadName(Stream cabinet, long at, string name)
     {
         const int MaxName = 256;
+        if (at >= cabinet.Length) throw new SymbolFormatException(name, "truncated in a file name", at);
         cabinet.Position = at;
         var bytes = new List<byte>();
         int b;

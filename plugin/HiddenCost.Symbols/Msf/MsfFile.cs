@@ -158,6 +158,8 @@ internal sealed class MsfFile : IDisposable
 
     internal static int ReadAt(Stream file, long offset, Span<byte> buffer)
     {
+        // Past the end nothing is read (and no seek is made: a MemoryStream refuses positions past 2 GiB).
+        if (offset >= file.Length) return 0;
         file.Position = offset;
         int total = 0;
         while (total < buffer.Length)
