@@ -26,8 +26,16 @@ internal sealed class SymbolServerClient : IDisposable
     {
         _options = options;
         _ownsHttp = http is null;
-        _http = http ?? new HttpClient(new SocketsHttpHandler { AutomaticDecompression = DecompressionMethods.All }) { Timeout = Timeout.InfiniteTimeSpan };
+        _http = http ?? NewHttpClient();
         _slots = new SemaphoreSlim(Math.Max(1, options.MaxParallelDownloads));
+    }
+
+    // Timeouts are the client's own (per request, per download), so HttpClient's single timeout is off.
+    private static HttpClient NewHttpClient()
+    {
+        var client = new HttpClient(new SocketsHttpHandler { AutomaticDecompression = DecompressionMethods.All }) { Timeout = Timeout.InfiniteTimeSpan };
+        client.DefaultRequestHeaders.UserAgent.ParseAdd("HiddenCost-Symbols/1.0");
+        return client;
     }
 
     /// <summary>Servers found down in this run, with why.</summary>
