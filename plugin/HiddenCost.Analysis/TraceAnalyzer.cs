@@ -53,9 +53,10 @@ public static class TraceAnalyzer
             var lostData = LostDataNote(reader.Header, reader.Health);
             foreach (var table in tables)
             {
-                if (warning is not null) table.AddNote(warning);
-                if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(lostData);
-                if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost) table.AddNote(lost);
+                if (warning is not null) table.AddNote(TableNote.Warning(TraceNoteCodes.Partial, warning));
+                if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(TableNote.Warning(TraceNoteCodes.EventsLost, lostData));
+                if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost)
+                    table.AddNote(TableNote.Warning(TraceNoteCodes.Undecodable, lost));
             }
             progress?.Report(1.0);
             return new AnalysisResult(path, tables, null) { Warning = warning };
@@ -98,7 +99,7 @@ public static class TraceAnalyzer
 
     /// <summary>Trace Info and Trace Readiness count ETW's losses in their own rows and notes.</summary>
     private static bool SaysLossItself(TableSpec spec) =>
-        spec == Tables.TraceInfo.TraceInfoAnalysis.Spec || spec == Tables.TraceReadiness.TraceReadinessAnalysis.Spec;
+        spec == Tables.TraceInfo.TraceInfoAnalysis.Definition.Spec || spec == Tables.TraceReadiness.TraceReadinessAnalysis.Definition.Spec;
 
     /// <summary>
     /// Said on every table of a trace that ETW could not record in full: its figures are lower bounds, and events
@@ -116,8 +117,8 @@ public static class TraceAnalyzer
     {
         var tables = TableCatalog.All.Select(spec =>
         {
-            var t = new Table(spec);
-            t.AddNote(error);
+            var t = Table.Empty(spec);
+            t.AddNote(TableNote.Error(TraceNoteCodes.Unreadable, error));
             return t;
         }).ToArray();
         return new AnalysisResult(path, tables, error);

@@ -1,6 +1,7 @@
 using HiddenCost.Analysis.Common;
 using HiddenCost.Etl;
 using HiddenCost.Etl.Decoding;
+using HiddenCost.Etl.Decoding.Kernel;
 using HiddenCost.Etl.Stacks;
 using HiddenCost.Etl.State;
 
@@ -34,6 +35,9 @@ public sealed class TraceSession : IStackListener
     /// <summary>Events of kinds the tables read that their decoders could not decode (damage inside payloads).</summary>
     public UndecodableEvents Undecodable { get; } = new();
 
+    /// <summary>The thread running on each processor, from the context switches the session sees before the analyses do.</summary>
+    public RunningThreads Running { get; } = new();
+
     public StringPool Strings { get; }
     public TraceState State { get; }
     public StackCollector Stacks { get; }
@@ -44,6 +48,9 @@ public sealed class TraceSession : IStackListener
     public void Observe(in EtwEvent e)
     {
         State.Observe(e);
+        // Before the analyses see the switch: those that track it report it too and get the state before it.
+        if (e.IsKernel && e.Group == KernelGroups.Thread && e.Opcode == ContextSwitch.Opcode && ContextSwitch.TryDecode(e, out var cs))
+            Running.Switch(e.TimeNs, e.Cpu, cs.NewThreadId, cs.OldThreadId);
         Stacks.Observe(e);
         StackedEvents.Observe(e);
         Undecodable.Observe(e, Strings);
