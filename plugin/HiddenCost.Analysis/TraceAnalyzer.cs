@@ -12,9 +12,14 @@ public static class TraceAnalyzer
 {
     private const long ProgressEveryEvents = 1 << 16;
 
-    public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
+    public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(path, progress, cancellationToken, symbols: null);
+
+    /// <param name="symbols">The run's symbol resolver (from the symbol path) to name native code; null: <c>module+0xRVA</c>.</param>
+    public static AnalysisResult Analyze(string path, IProgress<double>? progress, CancellationToken cancellationToken,
+        Symbols.Resolution.SymbolResolver? symbols)
     {
-        var session = new TraceSession();
+        var session = new TraceSession(symbols);
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
         ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session)];
         try

@@ -26,7 +26,8 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
     public SyscallHookAnalysis(TraceSession session)
     {
         _session = session;
-        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t), running: session.Running);
+        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t),
+            session.Symbols.Available ? session.Symbols.KernelSymbol : null, session.Running);
     }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SyscallHookTables.Overhead.Spec, SyscallHookTables.Gaps.Spec };
