@@ -21,6 +21,9 @@ public sealed class CliRunner
     /// </summary>
     public bool IsAnalysing => Volatile.Read(ref _analysing);
 
+    /// <summary>Names native frames from PDBs (<c>--symbols</c>, <c>_NT_SYMBOL_PATH</c>); null: <c>module+0xRVA</c>.</summary>
+    public Symbols.Resolution.SymbolResolver? Symbols { get; init; }
+
     /// <param name="cancellation">Ctrl-C: <see cref="Run"/> then throws <see cref="OperationCanceledException"/>.</param>
     public CliRunner(TextWriter output, TextWriter error, bool interactive, CancellationToken cancellation = default)
     {
@@ -184,7 +187,7 @@ public sealed class CliRunner
 
     private AnalysisResult Analyze(string path)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path, cancellationToken: _cancellation);
+        if (!_interactive) return TraceAnalyzer.Analyze(path, null, _cancellation, Symbols);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
@@ -192,7 +195,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p), _cancellation);
+                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p), _cancellation, Symbols);
                 task.Value = 1.0;
             });
         return result!;

@@ -29,6 +29,12 @@ var format = new Option<OutputFormat>("--format", "-f")
     },
 };
 var output = new Option<FileInfo?>("--output", "-o") { Description = "Write to this file instead of standard output" };
+var symbolPath = new Option<string?>("--symbols")
+{
+    Description = "Symbol path for native function names, as _NT_SYMBOL_PATH (read when this is absent): folders, cache*DIR, srv*DIR*URL",
+    HelpName = "PATH",
+};
+var offline = new Option<bool>("--offline") { Description = "Never download from symbol servers (local folders and caches are still read)" };
 
 // Messages go through a writer that cannot fail: with standard error closed, the exit code still tells.
 var err = new DiagnosticWriter(Console.Error);
@@ -50,6 +56,8 @@ root.Arguments.Add(traces);
 root.Options.Add(tables);
 root.Options.Add(format);
 root.Options.Add(output);
+root.Options.Add(symbolPath);
+root.Options.Add(offline);
 // After `--`, every argument is a trace, even one that starts with a dash (not the same text before it: a mistyped
 // option there is still one).
 int endOfOptions = Array.IndexOf(args, "--");
@@ -84,7 +92,8 @@ root.SetAction(parse =>
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        running = new CliRunner(writer, err, interactive, interrupt.Token);
+        using var symbols = CliSymbols.Create(parse.GetValue(symbolPath), parse.GetValue(offline));
+        running = new CliRunner(writer, err, interactive, interrupt.Token) { Symbols = symbols };
         int exit = running.Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;

@@ -1,0 +1,41 @@
+using HiddenCost.Cli;
+using HiddenCost.Cli.Output;
+using HiddenCost.Symbols.Resolution;
+
+namespace HiddenCost.Cli.Tests;
+
+/// <summary><c>--symbols</c> and <c>--offline</c>: a symbol path without matching PDBs changes no output.</summary>
+[TestClass]
+public sealed class CliSymbolsTests
+{
+    [TestMethod]
+    public void No_symbol_path_means_no_resolver()
+    {
+        if (Environment.GetEnvironmentVariable("_NT_SYMBOL_PATH") is not null || Environment.GetEnvironmentVariable("_NT_ALT_SYMBOL_PATH") is not null)
+            Assert.Inconclusive("skipped: this environment sets a symbol path");
+        Assert.IsNull(CliSymbols.Create(null, offline: false));
+    }
+
+    [TestMethod]
+    public void Symbol_path_without_the_traces_pdbs_leaves_the_tables_as_they_were()
+    {
+        // The bundled synthetic sample: its Syscall Hook rows ask for ntoskrnl.exe's symbols.
+        var trace = CliRunner.TracesOrSample([]).Single();
+        var folder = Path.Combine(Path.GetTempPath(), "hiddencost-cli-symbols-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(folder);
+        using var symbols = CliSymbols.Create($"{folder};srv*{folder}*http://127.0.0.1:9", offline: true)!;
+        Assert.IsTrue(symbols.Options.Offline);
+        string Run(SymbolResolver? resolver)
+        {
+            var output = new StringWriter();
+            int exit = new CliRunner(output, new StringWriter(), interactive: false) { Symbols = resolver }.Run([trace], [], OutputFormat.Json);
+            Assert.AreEqual(0, exit);
+            return output.ToString();
+        }
+        Assert.AreEqual(Run(null), Run(symbols));
+        var asked = string.Join("\n", symbols.Statuses.Select(s => $"{s.ImageFileName} {s.Pdb} {s.State} {s.Message}"));
+        Assert.AreEqual("ntoskrnl.exe", symbols.Statuses.Single().ImageFileName, "only the image a table needed: " + asked);
+        Assert.AreEqual(PdbState.NotFound, symbols.Statuses.Single().State);
+        StringAssert.Contains(symbols.Statuses.Single().Message, "http://127.0.0.1:9: not asked (offline)");
+    }
+}
