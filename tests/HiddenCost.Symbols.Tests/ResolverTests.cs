@@ -122,7 +122,7 @@ public sealed class ResolverTests
         {
             var module = resolver.GetModule("native.exe", ImageIdentity.Native);
             Assert.AreEqual(PdbState.NotFound, module.State);
-            StringAssert.Contains(module.Message, "native.pdb/0608B9599D4FA73D4C4C44205044422E1/native.pdb is not on the symbol path");
+            Assert.AreEqual("not on the symbol path", module.Message);
         }
         using var none = new SymbolResolver(new SymbolResolverOptions());
         Assert.IsNull(none.Resolve("native.exe", ImageIdentity.Native, 0x1000));

@@ -57,5 +57,25 @@ public sealed class SymbolNames
         return module?.Resolve((uint)rva);
     }
 
+    /// <summary>
+    /// A note naming the PDBs asked for that did not load, with their store keys and why (null when all loaded, or
+    /// when the run has no symbol path): what to put on the symbol path for the names that are missing.
+    /// </summary>
+    public string? MissingNote(string what)
+    {
+        var missing = Statuses.Where(s => s.State != PdbState.Loaded).ToList();
+        if (missing.Count == 0) return null;
+        var each = missing.Select(s => $"{s.ImageFileName} needs {s.Pdb.StorePath}, {Describe(s.State)}{(s.Message is { } m ? $": {m}" : "")}");
+        return $"{what} stay module+0xRVA where their PDB did not load: {string.Join("; ", each)}.";
+    }
+
+    private static string Describe(PdbState state) => state switch
+    {
+        PdbState.NotFound => "not found",
+        PdbState.Mismatched => "mismatched",
+        PdbState.Unreadable => "unreadable",
+        _ => state.ToString(),
+    };
+
     private static PdbKey Key(PdbIdentity pdb) => new(pdb.PdbName, pdb.Signature, pdb.Age);
 }

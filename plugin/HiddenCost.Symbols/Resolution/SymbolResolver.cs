@@ -100,7 +100,7 @@ public sealed class SymbolResolver : IDisposable
         if (mismatches.Count > 0)
             return new LoadedPdb(PdbState.Mismatched, $"wanted GUID {key.Guid:D} age {key.Age}; found only: {string.Join("; ", mismatches)}", null, null, ms);
         var looked = notes.Count > 0 ? $" ({string.Join("; ", notes)})" : "";
-        return new LoadedPdb(PdbState.NotFound, $"{key.StorePath} is not on the symbol path{looked}", null, null, ms);
+        return new LoadedPdb(PdbState.NotFound, $"not on the symbol path{looked}", null, null, ms);
     }
 
     private static string FileName(string path)
