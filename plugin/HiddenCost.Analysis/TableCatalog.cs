@@ -13,15 +13,17 @@ namespace HiddenCost.Analysis;
 public static class TableCatalog
 {
     /// <summary>Fresh analyses for one pass over one trace, in the order their tables are listed.</summary>
-    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session) => new ITraceAnalysis[]
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session, Tables.Findings.FindingThresholds? thresholds = null) => new ITraceAnalysis[]
     {
+        new Tables.Findings.FindingsAnalysis(thresholds),
         new TraceInfoAnalysis(),
         new EventCountsAnalysis(session),
         new TraceReadinessAnalysis(session),
         new SpinWaitAnalysis(session),
         new DirectoryNotifyAnalysis(session),
         new Tables.SyscallHook.SyscallHookAnalysis(session),
-        new EventLogRenderAnalysis(session),
+        new EventLogAnalysis(session),
     };
 
     public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();

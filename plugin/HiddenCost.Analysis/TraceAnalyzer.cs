@@ -13,18 +13,21 @@ public static class TraceAnalyzer
     private const long ProgressEveryEvents = 1 << 16;
 
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
-        Analyze(path, progress, cancellationToken, symbols: null);
+        Analyze(new TraceFileName(path, path), thresholds: null, progress, cancellationToken);
 
+    /// <summary>Analyses the file <paramref name="trace"/> names; its <see cref="TraceFileName.Display"/> names it in every message.</summary>
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
     /// <param name="symbols">The run's symbol resolver (from the symbol path) to name native code; null: <c>module+0xRVA</c>.</param>
-    public static AnalysisResult Analyze(string path, IProgress<double>? progress, CancellationToken cancellationToken,
-        Symbols.Resolution.SymbolResolver? symbols)
+    public static AnalysisResult Analyze(TraceFileName trace, Tables.Findings.FindingThresholds? thresholds = null, IProgress<double>? progress = null,
+        CancellationToken cancellationToken = default, Symbols.Resolution.SymbolResolver? symbols = null)
     {
+        var path = trace.Display;
         var session = new TraceSession(symbols);
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
-        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session)];
+        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session, thresholds)];
         try
         {
-            using var reader = EtlReader.Open(path);
+            using var reader = EtlReader.Open(trace);
             long count = 0, first = long.MaxValue, last = long.MinValue;
             progress?.Report(0);
             using var stream = reader.ReadEvents(cancellationToken).GetEnumerator();
@@ -46,12 +49,7 @@ public static class TraceAnalyzer
             cancellationToken.ThrowIfCancellationRequested();
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
-            var tables = new List<Table>();
-            foreach (var analysis in analyses)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                tables.AddRange(analysis.Complete(context));
-            }
+            var tables = CompleteAll(analyses, context, cancellationToken);
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = Join(Join(damage, undecodable), JoinedNote(path, reader.Header, reader.Health));
@@ -76,6 +74,25 @@ public static class TraceAnalyzer
         }
     }
 
+    /// <summary>Every analysis's tables in catalog order; those that read tables are completed last, from the others'.</summary>
+    private static List<Table> CompleteAll(ITraceAnalysis[] analyses, AnalysisContext context, CancellationToken cancellationToken)
+    {
+        var byAnalysis = new IReadOnlyList<Table>[analyses.Length];
+        for (int i = 0; i < analyses.Length; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (analyses[i] is not ITableReadingAnalysis) byAnalysis[i] = analyses[i].Complete(context);
+        }
+        var built = byAnalysis.Where(t => t is not null).SelectMany(t => t).ToArray();
+        for (int i = 0; i < analyses.Length; i++)
+            if (analyses[i] is ITableReadingAnalysis reading)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                byAnalysis[i] = reading.Complete(context, built);
+            }
+        return byAnalysis.SelectMany(t => t).ToList();
+    }
+
     /// <summary>
     /// Said on every table of a damaged trace: without it, a table emptied by the damage would read like a recording
     /// that lacked its events, and its note would send the user to record again.
@@ -85,6 +102,7 @@ public static class TraceAnalyzer
         if (health.FirstDamage is not { } first) return null;
         var extent = new List<string> { first.ToString() };
         if (health.DamagedBuffers > 0) extent.Add($"{health.DamagedBuffers:N0} damaged buffers or records");
+        if (health.EventsOutOfTime > 0) extent.Add($"{health.EventsOutOfTime:N0} event{(health.EventsOutOfTime == 1 ? "" : "s")} stamped far outside the trace's start and end left out");
         if (health.Truncated) extent.Add("the file ends early");
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";

@@ -1,4 +1,5 @@
 using HiddenCost.Analysis;
+using HiddenCost.Etl;
 using HiddenCost.Symbols.Resolution;
 using HiddenCost.Symbols.Store;
 
@@ -16,6 +17,6 @@ internal static class WpaSymbols
         using var symbols = SymbolPath.Resolve(null, Environment.GetEnvironmentVariable) is { } symbolPath
             ? new SymbolResolver(new SymbolResolverOptions { Path = symbolPath, Offline = true })
             : null;
-        return TraceAnalyzer.Analyze(path, progress, cancellationToken, symbols);
+        return TraceAnalyzer.Analyze(new TraceFileName(path, path), thresholds: null, progress, cancellationToken, symbols);
     }
 }

@@ -31,7 +31,7 @@ public sealed class SyscallHookSymbolsTests
         try
         {
             using var resolver = new SymbolResolver(new SymbolResolverOptions { Path = SymbolPath.Parse($"srv*{store}", _ => null) });
-            var named = TraceAnalyzer.Analyze(path, null, default, resolver).Table(SyscallHookTables.Overhead);
+            var named = TraceAnalyzer.Analyze(new TraceFileName(path, path), symbols: resolver).Table(SyscallHookTables.Overhead);
             var plain = TraceAnalyzer.Analyze(path).Table(SyscallHookTables.Overhead);
             Assert.AreEqual(plain.Rows.Count, named.Rows.Count);
             Assert.IsTrue(scenario.Truth.Rows.Count >= 2, "the scenario has syscall rows");

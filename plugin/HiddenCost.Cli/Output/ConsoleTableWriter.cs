@@ -11,6 +11,7 @@ public static class ConsoleTableWriter
     {
         console.Write(new Rule($"[bold]{Markup.Escape(result.TracePath)}[/]").LeftJustified());
         if (result.Error is not null) console.MarkupLine($"[red]error:[/] {Markup.Escape(result.Error)}");
+        foreach (var sentence in FindingsText.Sentences(result, tables)) console.WriteLine(sentence);
         foreach (var table in tables)
         {
             console.WriteLine();

@@ -13,6 +13,7 @@ public static class PlainTextWriter
     {
         w.WriteLine($"# {result.TracePath}");
         if (result.Error is not null) w.WriteLine($"error: {result.Error}");
+        foreach (var sentence in FindingsText.Sentences(result, tables)) w.WriteLine(sentence);
         foreach (var table in tables)
         {
             w.WriteLine();
