@@ -17,11 +17,12 @@ public static class TraceAnalyzer
 
     /// <summary>Analyses the file <paramref name="trace"/> names; its <see cref="TraceFileName.Display"/> names it in every message.</summary>
     /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    /// <param name="symbols">The run's symbol resolver (from the symbol path) to name native code; null: <c>module+0xRVA</c>.</param>
     public static AnalysisResult Analyze(TraceFileName trace, Tables.Findings.FindingThresholds? thresholds = null, IProgress<double>? progress = null,
-        CancellationToken cancellationToken = default)
+        CancellationToken cancellationToken = default, Symbols.Resolution.SymbolResolver? symbols = null)
     {
         var path = trace.Display;
-        var session = new TraceSession();
+        var session = new TraceSession(symbols);
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
         ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session, thresholds)];
         try

@@ -23,6 +23,9 @@ public sealed class CliRunner
     /// </summary>
     public bool IsAnalysing => Volatile.Read(ref _analysing);
 
+    /// <summary>Names native frames from PDBs (<c>--symbols</c>, <c>_NT_SYMBOL_PATH</c>); null: <c>module+0xRVA</c>.</summary>
+    public Symbols.Resolution.SymbolResolver? Symbols { get; init; }
+
     /// <summary>
     /// The original bytes of traces named by bytes that are not UTF-8, by the text .NET made of them
     /// (<see cref="CommandLineBytes.NativeNames"/>): those are opened by their bytes.
@@ -210,7 +213,7 @@ public sealed class CliRunner
 
     private AnalysisResult Analyze(TraceFileName path)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path, Findings.Thresholds, cancellationToken: _cancellation);
+        if (!_interactive) return TraceAnalyzer.Analyze(path, Findings.Thresholds, cancellationToken: _cancellation, symbols: Symbols);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
@@ -218,7 +221,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path.Display)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation);
+                result = TraceAnalyzer.Analyze(path, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation, Symbols);
                 task.Value = 1.0;
             });
         return result!;

@@ -30,6 +30,12 @@ var format = new Option<OutputFormat>("--format", "-f")
     },
 };
 var output = new Option<FileInfo?>("--output", "-o") { Description = "Write to this file instead of standard output" };
+var symbolPath = new Option<string?>("--symbols")
+{
+    Description = "Symbol path for native function names, as _NT_SYMBOL_PATH (read when this is absent): folders, cache*DIR, srv*DIR*URL",
+    HelpName = "PATH",
+};
+var offline = new Option<bool>("--offline") { Description = "Never download from symbol servers (local folders and caches are still read)" };
 
 // Messages go through a writer that cannot fail: with standard error closed, the exit code still tells.
 var err = new DiagnosticWriter(Console.Error);
@@ -56,6 +62,8 @@ root.Arguments.Add(traces);
 root.Options.Add(tables);
 root.Options.Add(format);
 root.Options.Add(output);
+root.Options.Add(symbolPath);
+root.Options.Add(offline);
 root.Subcommands.Add(HiddenCost.Cli.Commands.ExtractCommand.Create(err));
 root.Subcommands.Add(HiddenCost.Cli.Commands.QueryCommand.Create(err, format, output));
 var findingsOptions = HiddenCost.Cli.Commands.FindingsOptions.AddTo(root);
@@ -95,7 +103,8 @@ root.SetAction(parse =>
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        running = new CliRunner(writer, err, interactive, interrupt.Token) { Findings = findings, NativeNames = CommandLineBytes.NativeNames(args) };
+        using var symbols = CliSymbols.Create(parse.GetValue(symbolPath), parse.GetValue(offline));
+        running = new CliRunner(writer, err, interactive, interrupt.Token) { Findings = findings, NativeNames = CommandLineBytes.NativeNames(args), Symbols = symbols };
         int exit = running.Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
         if (running.AnyTraceRead) pendingOutput?.Commit(); // else the earlier file stays as it was (disposing drops the new one)
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here

@@ -31,7 +31,7 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
         [
             $"HiddenCost {ProductVersion}: finds CPU that other software quietly burns.",
             "Tables: " + string.Join(", ", TableCatalog.All.Select(t => t.Name)) + ".",
-            "Reads .etl files with its own managed reader, on any OS, and reads no symbol files. Record with the profiles of " +
+            "Reads .etl files with its own managed reader, on any OS; native names come from PDBs in the local folders and caches on _NT_SYMBOL_PATH (nothing is downloaded). Record with the profiles of " +
             "MultiProfile.wprp (for example wpr -start MultiProfile.wprp!SysCall); Trace Readiness says what a trace lacks.",
         ],
     };
@@ -68,7 +68,7 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
         new HiddenCostDataProcessor(
             dataSources.OfType<FileDataSource>().Select(f => f.FullPath).ToList(),
             TableCatalog.All,
-            TraceAnalyzer.Analyze,
+            WpaSymbols.Analyze,
             options,
             ApplicationEnvironment,
             processorEnvironment);

@@ -22,12 +22,17 @@ public sealed class TraceSession : IStackListener
     private readonly Dictionary<ProcessRef, (int ThreadId, int ProcessId, long FirstNs)> _standIns = new(ReferenceEqualityComparer.Instance);
     private bool _complete;
 
-    public TraceSession()
+    /// <param name="symbols">Names native frames from PDBs when given (the run's symbol path); null: <c>module+0xRVA</c> as always.</param>
+    public TraceSession(Symbols.Resolution.SymbolResolver? symbols = null)
     {
         Strings = new StringPool();
         State = new TraceState(Strings);
         Stacks = new StackCollector(listener: this);
+        Symbols = new SymbolNames(symbols, State);
     }
+
+    /// <summary>Native function names from PDBs, asked for only when a table needs one.</summary>
+    public SymbolNames Symbols { get; }
 
     /// <summary>Kernel events that carried a stack, by kind (Event Counts and Trace Readiness read it).</summary>
     public StackedKernelEvents StackedEvents { get; } = new();

@@ -22,7 +22,7 @@ public sealed class PublishFolderTests
             Publish(folder);
             var assemblies = Directory.GetFiles(folder, "*.dll").Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
 
-            CollectionAssert.AreEqual(new[] { "HiddenCost.Analysis.dll", "HiddenCost.Etl.dll", "HiddenCost.Wpa.dll" }, assemblies);
+            CollectionAssert.AreEqual(new[] { "HiddenCost.Analysis.dll", "HiddenCost.Etl.dll", "HiddenCost.Symbols.dll", "HiddenCost.Wpa.dll" }, assemblies);
             foreach (var file in assemblies)
                 foreach (var reference in References(Path.Combine(folder, file!)))
                 {

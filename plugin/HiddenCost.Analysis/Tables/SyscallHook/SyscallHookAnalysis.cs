@@ -26,7 +26,8 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
     public SyscallHookAnalysis(TraceSession session)
     {
         _session = session;
-        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t), running: session.Running);
+        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t),
+            session.Symbols.Available ? session.Symbols.KernelSymbol : null, session.Running);
     }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SyscallHookTables.Overhead.Spec, SyscallHookTables.Gaps.Spec };
@@ -106,6 +107,7 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
         var (overhead, gaps) = _tracker.Build();
         if (_syscallStackProbes.Count > 0 && _syscallStackProbes.All(ticket => stacks.StackOf(ticket).IsNone))
             overhead.AddNote(SyscallHookNotes.NoSyscallStacks(_syscallStackProbes.Count));
+        if (_session.Symbols.MissingNote("Syscall names") is { } missing) overhead.AddNote(TableNote.Info("symbols.missing", missing));
         return new Table[] { overhead, gaps };
     }
 

@@ -16,7 +16,7 @@ public static class SyscallHookTables
         .Column("Category", ColumnType.Text, r => r.Category, description: "from the security-driver catalogue (EDR, anti-virus …), else \"" + UnknownModuleCategory + "\"")
         .Column("Process", ColumnType.Text, r => r.Process, role: ColumnRole.ProcessName, description: "the process making the syscalls; \"Unknown\" when the thread is not known")
         .Column("PID", ColumnType.Integer, r => r.Pid, role: ColumnRole.ProcessId)
-        .Column("Syscall", ColumnType.Text, r => r.Syscall, description: "the system service routine as module+0xRVA (HiddenCost reads no symbol files)")
+        .Column("Syscall", ColumnType.Text, r => r.Syscall, description: "the system service routine: module!Function when the kernel's PDB is on the symbol path (hiddencost --symbols, _NT_SYMBOL_PATH), else module+0xRVA")
         .Column("Syscalls", ColumnType.Integer, r => r.Syscalls, ColumnUnit.Count, description: "SysClEnter events, including syscalls that had not returned when the trace ended")
         .Column("Syscalls per Second", ColumnType.Decimal, r => r.SyscallsPerSecond, ColumnUnit.PerSecond, description: "Syscalls ÷ (Last − First); empty for a single call")
         .Column("Total Syscall Time (ms)", ColumnType.Decimal, r => r.TotalSyscallTimeMs, ColumnUnit.Milliseconds, description: "enter → exit on the same thread, over syscalls that returned")

@@ -1,0 +1,16 @@
+using HiddenCost.Symbols.Resolution;
+using HiddenCost.Symbols.Store;
+
+namespace HiddenCost.Cli;
+
+/// <summary>
+/// The run's symbol resolver from <c>--symbols PATH</c> (which wins) or <c>_NT_SYMBOL_PATH</c>: null when neither names
+/// a path (nothing is looked for, frames stay <c>module+0xRVA</c>). Symbol servers are asked unless <c>--offline</c>.
+/// </summary>
+internal static class CliSymbols
+{
+    public static SymbolResolver? Create(string? symbolPath, bool offline) =>
+        SymbolPath.Resolve(symbolPath, Environment.GetEnvironmentVariable) is { } path
+            ? new SymbolResolver(new SymbolResolverOptions { Path = path, Offline = offline })
+            : null;
+}

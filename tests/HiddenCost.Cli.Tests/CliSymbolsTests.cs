@@ -1,0 +1,62 @@
+using System.Text.Json;
+using HiddenCost.Cli;
+using HiddenCost.Cli.Output;
+using HiddenCost.Symbols.Resolution;
+
+namespace HiddenCost.Cli.Tests;
+
+/// <summary><c>--symbols</c> and <c>--offline</c>: a symbol path without matching PDBs changes no figure, and says what is missing.</summary>
+[TestClass]
+public sealed class CliSymbolsTests
+{
+    [TestMethod]
+    public void No_symbol_path_means_no_resolver()
+    {
+        if (Environment.GetEnvironmentVariable("_NT_SYMBOL_PATH") is not null || Environment.GetEnvironmentVariable("_NT_ALT_SYMBOL_PATH") is not null)
+            Assert.Inconclusive("skipped: this environment sets a symbol path");
+        Assert.IsNull(CliSymbols.Create(null, offline: false));
+    }
+
+    [TestMethod]
+    public void Symbol_path_without_the_traces_pdbs_leaves_the_rows_as_they_were_and_names_the_missing_pdb()
+    {
+        // The bundled synthetic sample: its Syscall Hook rows ask for ntoskrnl.exe's symbols.
+        var trace = CliRunner.TracesOrSample([]).Single();
+        var folder = Path.Combine(Path.GetTempPath(), "hiddencost-cli-symbols-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(folder);
+        using var symbols = CliSymbols.Create($"{folder};srv*{folder}*http://127.0.0.1:9", offline: true)!;
+        Assert.IsTrue(symbols.Options.Offline);
+        string Run(SymbolResolver? resolver)
+        {
+            var output = new StringWriter();
+            int exit = new CliRunner(output, new StringWriter(), interactive: false) { Symbols = resolver }.Run([trace], [], OutputFormat.Json);
+            Assert.AreEqual(0, exit);
+            return output.ToString();
+        }
+        using var without = JsonDocument.Parse(Run(null));
+        using var with = JsonDocument.Parse(Run(symbols));
+        var before = without.RootElement.EnumerateArray().Single().GetProperty("tables").EnumerateArray().ToList();
+        var after = with.RootElement.EnumerateArray().Single().GetProperty("tables").EnumerateArray().ToList();
+        Assert.AreEqual(before.Count, after.Count);
+        for (int i = 0; i < before.Count; i++)
+        {
+            var name = before[i].GetProperty("name").GetString();
+            Assert.AreEqual(before[i].GetProperty("rows").GetRawText(), after[i].GetProperty("rows").GetRawText(), name);
+            var notesBefore = before[i].GetProperty("notes").EnumerateArray().Select(n => n.ToString()).ToList();
+            var added = after[i].GetProperty("notes").EnumerateArray().Select(n => n.ToString()).Except(notesBefore).ToList();
+            if (name != "Syscall Hook Overhead")
+            {
+                Assert.AreEqual(0, added.Count, name);
+                continue;
+            }
+            // The one difference: Syscall Hook Overhead says which PDB would name its syscalls, and why it did not load.
+            var note = added.Single();
+            StringAssert.StartsWith(note, "Syscall names stay module+0xRVA where their PDB did not load: ntoskrnl.exe needs ntkrnlmp.pdb/");
+            StringAssert.EndsWith(note, "/ntkrnlmp.pdb, not found: not on the symbol path (http://127.0.0.1:9: not asked (offline)).");
+        }
+        var asked = string.Join("\n", symbols.Statuses.Select(s => $"{s.ImageFileName} {s.Pdb} {s.State} {s.Message}"));
+        Assert.AreEqual("ntoskrnl.exe", symbols.Statuses.Single().ImageFileName, "only the image a table needed: " + asked);
+        Assert.AreEqual(PdbState.NotFound, symbols.Statuses.Single().State);
+        StringAssert.Contains(symbols.Statuses.Single().Message, "http://127.0.0.1:9: not asked (offline)");
+    }
+}
