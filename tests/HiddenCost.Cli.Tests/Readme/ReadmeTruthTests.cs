@@ -158,24 +158,92 @@ public sealed partial class ReadmeTruthTests
     }
 
     [TestMethod]
-    public void Every_cli_option_the_readmes_name_is_in_hiddencost_help()
+    public void Every_cli_option_the_readmes_name_is_in_the_help_of_the_command_it_is_given_to()
     {
-        var help = Help();
+        // The analysing command's help, and each subcommand's: `hiddencost extract --to` is checked against
+        // `hiddencost extract --help`, not the root's.
+        var helps = new Dictionary<string, string>(StringComparer.Ordinal) { [""] = Help() };
+        foreach (var command in Subcommands)
+        {
+            helps[command] = Help(command);
+            Assert.AreNotEqual(helps[""], helps[command], $"hiddencost {command} --help printed the root's help: the check would check nothing");
+        }
         var cliReadme = new MarkdownFile(Full("plugin/HiddenCost.Cli/README.md"));
-        // README's lines that run `hiddencost`, the CLI README's usage line, and the first cell of its options table.
-        var lines = Readme.Lines.Where(l => l.Contains("hiddencost ", StringComparison.Ordinal) && !l.Contains("dotnet ", StringComparison.Ordinal))
-            .Concat(cliReadme.Lines.Where(l => l.StartsWith("    hiddencost ", StringComparison.Ordinal)))
-            .Concat(cliReadme.TableUnder("## Options").Select(row => row[0]));
-        var options = lines.SelectMany(l => OptionPattern().Matches(l).Select(m => m.Value)).ToHashSet(StringComparer.Ordinal);
-        Assert.IsTrue(options.Count >= 3, $"found only {string.Join(", ", options)} in the READMEs");
-        foreach (var option in options)
-            Assert.IsTrue(Regex.IsMatch(help, $@"(^|[\s,]){Regex.Escape(option)}([\s,<]|$)", RegexOptions.Multiline),
-                $"the READMEs name {option}, which hiddencost --help does not list:\n{help}");
+        // README's lines that run `hiddencost`; in every README, command lines and code spans that start with
+        // `hiddencost`; the first cells of the CLI README's option tables.
+        var fragments = Readme.Lines.Where(l => l.Contains("hiddencost ", StringComparison.Ordinal) && !l.Contains("dotnet ", StringComparison.Ordinal))
+            .Concat(AllReadmes().Select(p => new MarkdownFile(p)).SelectMany(CommandFragments))
+            .Concat(cliReadme.TableUnder("## Options").Select(row => row[0]))
+            .Concat(cliReadme.TableUnder("## Datasets").Select(row => "hiddencost " + row[0].Replace("`", "", StringComparison.Ordinal)))
+            .ToList();
+        var checkedOptions = new HashSet<(string Command, string Option)>();
+        foreach (var fragment in fragments)
+            foreach (var (command, text) in CommandSegments(fragment))
+                foreach (Match m in OptionPattern().Matches(text))
+                {
+                    checkedOptions.Add((command, m.Value));
+                    Assert.IsTrue(Regex.IsMatch(helps[command], $@"(^|[\s,]){Regex.Escape(m.Value)}([\s,<]|$)", RegexOptions.Multiline),
+                        $"the READMEs give {m.Value} to `hiddencost{(command.Length > 0 ? " " + command : "")}` ({fragment.Trim()}), " +
+                        $"which its --help does not list:\n{helps[command]}");
+                }
+        Assert.IsTrue(checkedOptions.Count(o => o.Command.Length == 0) >= 3, $"found only {string.Join(", ", checkedOptions)} in the READMEs");
+        foreach (var command in Subcommands)
+            Assert.IsTrue(checkedOptions.Any(o => o.Command == command), $"the READMEs give no option to `hiddencost {command}`: is it documented?");
         foreach (var format in new[] { "text|csv|json" })
-            StringAssert.Contains(help, format);
+            StringAssert.Contains(helps[""], format);
     }
 
-    private static string Help()
+    [TestMethod]
+    public void A_subcommand_option_given_to_the_analysing_command_is_caught()
+    {
+        // The check above splits a line at each `hiddencost COMMAND`: an option after it is the command's, one before
+        // it the analysing command's.
+        var segments = CommandSegments("hiddencost x.etl --table T; hiddencost extract in --to d -j 2 -- -not-an-option.etl").ToList();
+        CollectionAssert.AreEqual(new[] { "", "extract" }, segments.Select(s => s.Command).ToArray());
+        StringAssert.Contains(segments[0].Text, "--table");
+        Assert.IsFalse(segments[0].Text.Contains("--to", StringComparison.Ordinal));
+        StringAssert.Contains(segments[1].Text, "--to");
+        Assert.IsFalse(segments[1].Text.Contains("-not-an-option", StringComparison.Ordinal), "after `--` come traces, not options");
+        var rootHelp = Help();
+        Assert.IsFalse(Regex.IsMatch(rootHelp, @"(^|[\s,])--to([\s,<]|$)", RegexOptions.Multiline),
+            "hiddencost --help lists --to: extract's option would pass against the root's help");
+    }
+
+    private static readonly string[] Subcommands = ["extract", "query", "compare"];
+
+    /// <summary>Command lines (indented or fenced, with or without a `$ ` prompt) and code spans that start with `hiddencost `.</summary>
+    private static IEnumerable<string> CommandFragments(MarkdownFile file)
+    {
+        foreach (var line in file.Lines)
+        {
+            var trimmed = line.TrimStart();
+            if (trimmed.StartsWith("$ ", StringComparison.Ordinal)) trimmed = trimmed[2..];
+            if (trimmed.StartsWith("hiddencost ", StringComparison.Ordinal)) yield return trimmed;
+            else foreach (Match m in CommandSpanPattern().Matches(line)) yield return m.Groups[1].Value;
+        }
+    }
+
+    /// <summary>
+    /// A fragment cut at each `hiddencost` it names: the text after `hiddencost COMMAND` belongs to that subcommand,
+    /// any other text (before the first, or after a plain `hiddencost`) to the analysing command ("").
+    /// </summary>
+    private static IEnumerable<(string Command, string Text)> CommandSegments(string fragment)
+    {
+        var starts = CommandPattern().Matches(fragment).ToList();
+        int first = starts.Count > 0 ? starts[0].Index : fragment.Length;
+        if (first > 0) yield return ("", fragment[..first]);
+        for (int i = 0; i < starts.Count; i++)
+        {
+            int from = starts[i].Index + starts[i].Length;
+            int to = i + 1 < starts.Count ? starts[i + 1].Index : fragment.Length;
+            // After a lone `--`, every argument is a trace (`hiddencost -- -x.etl`), not an option.
+            var text = fragment[from..to];
+            int endOfOptions = EndOfOptionsPattern().Match(text) is { Success: true } end ? end.Index : text.Length;
+            yield return (starts[i].Groups[1].Value, text[..endOfOptions]);
+        }
+    }
+
+    private static string Help(string? command = null)
     {
         var start = new System.Diagnostics.ProcessStartInfo("dotnet")
         {
@@ -184,11 +252,12 @@ public sealed partial class ReadmeTruthTests
             UseShellExecute = false,
         };
         start.ArgumentList.Add(System.IO.Path.Combine(AppContext.BaseDirectory, "hiddencost.dll"));
+        if (command is not null) start.ArgumentList.Add(command);
         start.ArgumentList.Add("--help");
         using var process = System.Diagnostics.Process.Start(start)!;
         var output = process.StandardOutput.ReadToEnd();
         process.StandardError.ReadToEnd();
-        Assert.IsTrue(process.WaitForExit(120_000), "hiddencost --help did not end");
+        Assert.IsTrue(process.WaitForExit(120_000), $"hiddencost {command} --help did not end");
         Assert.AreEqual(0, process.ExitCode, output);
         return output;
     }
@@ -248,4 +317,14 @@ public sealed partial class ReadmeTruthTests
 
     [GeneratedRegex(@"(?<![\w-])--?[a-z][a-z-]*")]
     private static partial Regex OptionPattern();
+
+    /// <summary>`hiddencost`, and the subcommand after it when there is one.</summary>
+    [GeneratedRegex(@"(?<![\w/.-])hiddencost(?: (extract|query|compare)\b)?")]
+    private static partial Regex CommandPattern();
+
+    [GeneratedRegex(@"(?<=\s)--(?=\s|$)")]
+    private static partial Regex EndOfOptionsPattern();
+
+    [GeneratedRegex(@"`(hiddencost [^`]*)`")]
+    private static partial Regex CommandSpanPattern();
 }
