@@ -6,25 +6,32 @@ using HiddenCost.Analysis.Tables.EventLog;
 using HiddenCost.Analysis.Tables.SpinWait;
 using HiddenCost.Analysis.Tables.TraceReadiness;
 using HiddenCost.Analysis.Tables.TraceInfo;
+using static HiddenCost.Analysis.Pipeline.SessionNeeds;
 
 namespace HiddenCost.Analysis;
 
 /// <summary>Every table HiddenCost offers, known before any trace is opened (WPA lists them at load time).</summary>
 public static class TableCatalog
 {
-    /// <summary>Fresh analyses for one pass over one trace, in the order their tables are listed.</summary>
-    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session) => new ITraceAnalysis[]
+    /// <summary>
+    /// Every analysis, in the order their tables are listed, each with what it reads of the pass's shared session: a pass
+    /// asked for some tables builds only what their analyses read (<see cref="AnalysisPlan"/>).
+    /// </summary>
+    public static IReadOnlyList<AnalysisEntry> Analyses { get; } = new AnalysisEntry[]
     {
-        new TraceInfoAnalysis(),
-        new EventCountsAnalysis(session),
-        new TraceReadinessAnalysis(session),
-        new SpinWaitAnalysis(session),
-        new DirectoryNotifyAnalysis(session),
-        new Tables.SyscallHook.SyscallHookAnalysis(session),
-        new EventLogRenderAnalysis(session),
+        new(None, _ => new TraceInfoAnalysis()),
+        new(StackedEvents, s => new EventCountsAnalysis(s)),
+        new(Stacks | StackedEvents, s => new TraceReadinessAnalysis(s)),
+        new(Processes | Images | ClrMethods | Stacks, s => new SpinWaitAnalysis(s)),
+        new(Processes, s => new DirectoryNotifyAnalysis(s)),
+        new(Processes | Stacks, s => new Tables.SyscallHook.SyscallHookAnalysis(s)),
+        new(Processes, s => new EventLogRenderAnalysis(s)),
     };
 
-    public static IReadOnlyList<TableSpec> All { get; } = CreateAnalyses(new TraceSession()).SelectMany(a => a.Tables).ToArray();
+    /// <summary>Fresh analyses for one pass over one trace, in the order their tables are listed.</summary>
+    public static IReadOnlyList<ITraceAnalysis> CreateAnalyses(TraceSession session) => Analyses.Select(a => a.Create(session)).ToArray();
+
+    public static IReadOnlyList<TableSpec> All { get; } = Analyses.SelectMany(a => a.Tables).ToArray();
 
     public static TableSpec? Find(string nameOrGuid) =>
         All.FirstOrDefault(t => string.Equals(t.Name, nameOrGuid, StringComparison.OrdinalIgnoreCase)

@@ -5,18 +5,30 @@ using HiddenCost.Etl;
 namespace HiddenCost.Analysis;
 
 /// <summary>
-/// Runs every analysis in one ordered pass over a trace. Never throws for a bad trace: the error comes back
-/// in <see cref="AnalysisResult.Error"/> with every table present (empty, with the error as a note).
+/// Runs the analyses in one ordered pass over a trace: every one, or those that make the tables asked for, over a
+/// session that builds only what they read (<see cref="AnalysisPlan"/>). Never throws for a bad trace: the error comes
+/// back in <see cref="AnalysisResult.Error"/> with every table asked for present (empty, with the error as a note).
 /// </summary>
 public static class TraceAnalyzer
 {
     private const long ProgressEveryEvents = 1 << 16;
 
-    public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
+    public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(path, tables: null, progress, cancellationToken);
+
+    /// <param name="tables">
+    /// The ids of the tables to make (<see cref="TableCatalog.All"/>), or null for all: the result holds those tables
+    /// only, in catalog order, each with the same rows and notes as a run of every analysis gives it.
+    /// </param>
+    public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(path, AnalysisPlan.For(TableCatalog.Analyses, tables), progress, cancellationToken);
+
+    /// <summary>Runs the analyses of <paramref name="plan"/> over a session that builds what they read.</summary>
+    public static AnalysisResult Analyze(string path, AnalysisPlan plan, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
     {
-        var session = new TraceSession();
+        var session = new TraceSession(plan.Needs);
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
-        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session)];
+        ITraceAnalysis[] analyses = plan.CreateAnalyses(session);
         try
         {
             using var reader = EtlReader.Open(path);
@@ -41,32 +53,32 @@ public static class TraceAnalyzer
             cancellationToken.ThrowIfCancellationRequested();
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
-            var tables = new List<Table>();
+            var made = new List<Table>();
             foreach (var analysis in analyses)
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                tables.AddRange(analysis.Complete(context));
+                made.AddRange(analysis.Complete(context).Where(table => plan.Wanted(table.Spec)));
             }
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = Join(Join(damage, undecodable), JoinedNote(path, reader.Header, reader.Health));
             var lostData = LostDataNote(reader.Header, reader.Health);
-            foreach (var table in tables)
+            foreach (var table in made)
             {
                 if (warning is not null) table.AddNote(warning);
                 if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(lostData);
                 if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost) table.AddNote(lost);
             }
             progress?.Report(1.0);
-            return new AnalysisResult(path, tables, null) { Warning = warning };
+            return new AnalysisResult(path, made, null) { Warning = warning };
         }
         catch (EtlFormatException e)
         {
-            return Failed(path, e.Message);
+            return Failed(path, plan, e.Message);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            return Failed(path, $"{path}: {e.Message}");
+            return Failed(path, plan, $"{path}: {e.Message}");
         }
     }
 
@@ -112,9 +124,9 @@ public static class TraceAnalyzer
                "the thread a processor runs) may be paired wrongly. Record with larger or more buffers (MultiProfile.wprp sets them) or in file mode.";
     }
 
-    private static AnalysisResult Failed(string path, string error)
+    private static AnalysisResult Failed(string path, AnalysisPlan plan, string error)
     {
-        var tables = TableCatalog.All.Select(spec =>
+        var tables = plan.Tables.Select(spec =>
         {
             var t = new Table(spec);
             t.AddNote(error);

@@ -137,7 +137,7 @@ public sealed class CliRunner
                 Volatile.Write(ref _analysing, true);
                 try
                 {
-                    result = Analyze(traces[i]);
+                    result = Analyze(traces[i], selected.Count == 0 ? null : selected.Select(s => s.Id).ToArray());
                 }
                 finally
                 {
@@ -182,9 +182,10 @@ public sealed class CliRunner
         return internalError ? 3 : unreadable ? 1 : partial ? 4 : 0;
     }
 
-    private AnalysisResult Analyze(string path)
+    /// <param name="tables">The tables asked for (only their analyses run), or null for all.</param>
+    private AnalysisResult Analyze(string path, IReadOnlyList<Guid>? tables)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path, cancellationToken: _cancellation);
+        if (!_interactive) return TraceAnalyzer.Analyze(path, tables, cancellationToken: _cancellation);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
@@ -192,7 +193,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, new Progress<double>(p => task.Value = p), _cancellation);
+                result = TraceAnalyzer.Analyze(path, tables, new Progress<double>(p => task.Value = p), _cancellation);
                 task.Value = 1.0;
             });
         return result!;
