@@ -7,6 +7,8 @@ using HiddenCost.TestSupport;
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- [--repeats N] [--large-gib G] [--large-dir DIR] [--no-large] [--cpu-time]
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- syscall-hook [trace|facts] [syscall events] [repeats]
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- spin-wait [facts [events] [repeats] | trace [milliseconds] [repeats]]
+//   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- analysis [--sizes 0.25,1,4] [--large-dir DIR] [--no-shares] [--keep]
+if (args is ["analysis", ..]) return AnalysisBenchmark.Run(args[1..]);
 if (args is ["syscall-hook", ..]) return SyscallHookBenchmark.Run(args[1..]);
 if (args is ["spin-wait", ..]) return SpinWaitBenchmark.Run(args[1..]);
 int repeats = 5;
