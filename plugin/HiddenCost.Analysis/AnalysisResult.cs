@@ -16,4 +16,14 @@ public sealed record AnalysisResult(string TracePath, IReadOnlyList<Table> Table
     public string? Warning { get; init; }
 
     public Table this[string tableName] => Tables.First(t => t.Spec.Name == tableName);
+
+    /// <summary>The table of <paramref name="definition"/> with its typed rows (none, with the error as its note, when the trace could not be read).</summary>
+    public Table<TRow> Table<TRow>(TableDefinition<TRow> definition)
+    {
+        var table = Tables.First(t => t.Spec.Id == definition.Spec.Id);
+        if (table is Table<TRow> typed) return typed;
+        var empty = definition.Empty();
+        foreach (var note in table.Notes) empty.AddNote(note);
+        return empty;
+    }
 }

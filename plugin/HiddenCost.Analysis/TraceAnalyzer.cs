@@ -14,24 +14,41 @@ public static class TraceAnalyzer
     private const long ProgressEveryEvents = 1 << 16;
 
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
-        Analyze(path, tables: null, progress, cancellationToken);
+        Analyze(new TraceFileName(path, path), tables: null, thresholds: null, progress, cancellationToken);
+
+    /// <summary>Analyses the file <paramref name="trace"/> names; its <see cref="TraceFileName.Display"/> names it in every message.</summary>
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    public static AnalysisResult Analyze(TraceFileName trace, Tables.Findings.FindingThresholds? thresholds = null, IProgress<double>? progress = null,
+        CancellationToken cancellationToken = default) =>
+        Analyze(trace, tables: null, thresholds, progress, cancellationToken);
 
     /// <param name="tables">
     /// The ids of the tables to make (<see cref="TableCatalog.All"/>), or null for all: the result holds those tables
     /// only, in catalog order, each with the same rows and notes as a run of every analysis gives it.
     /// </param>
     public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
-        Analyze(path, AnalysisPlan.For(TableCatalog.Analyses, tables), progress, cancellationToken);
+        Analyze(new TraceFileName(path, path), tables, thresholds: null, progress, cancellationToken);
+
+    /// <inheritdoc cref="Analyze(string, IEnumerable{Guid}?, IProgress{double}?, CancellationToken)"/>
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    public static AnalysisResult Analyze(TraceFileName trace, IEnumerable<Guid>? tables, Tables.Findings.FindingThresholds? thresholds,
+        IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(trace, AnalysisPlan.For(thresholds is null ? TableCatalog.Analyses : TableCatalog.AnalysesWith(thresholds), tables), progress, cancellationToken);
 
     /// <summary>Runs the analyses of <paramref name="plan"/> over a session that builds what they read.</summary>
-    public static AnalysisResult Analyze(string path, AnalysisPlan plan, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
+    public static AnalysisResult Analyze(string path, AnalysisPlan plan, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(new TraceFileName(path, path), plan, progress, cancellationToken);
+
+    /// <inheritdoc cref="Analyze(string, AnalysisPlan, IProgress{double}?, CancellationToken)"/>
+    public static AnalysisResult Analyze(TraceFileName trace, AnalysisPlan plan, IProgress<double>? progress = null, CancellationToken cancellationToken = default)
     {
+        var path = trace.Display;
         var session = new TraceSession(plan.Needs);
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
         ITraceAnalysis[] analyses = plan.CreateAnalyses(session);
         try
         {
-            using var reader = EtlReader.Open(path);
+            using var reader = EtlReader.Open(trace);
             long count = 0, first = long.MaxValue, last = long.MinValue;
             progress?.Report(0);
             using var stream = reader.ReadEvents(cancellationToken).GetEnumerator();
@@ -53,21 +70,17 @@ public static class TraceAnalyzer
             cancellationToken.ThrowIfCancellationRequested();
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
-            var made = new List<Table>();
-            foreach (var analysis in analyses)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                made.AddRange(analysis.Complete(context).Where(table => plan.Wanted(table.Spec)));
-            }
+            var made = CompleteAll(analyses, context, cancellationToken).Where(table => plan.Wanted(table.Spec)).ToList();
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = Join(Join(damage, undecodable), JoinedNote(path, reader.Header, reader.Health));
             var lostData = LostDataNote(reader.Header, reader.Health);
             foreach (var table in made)
             {
-                if (warning is not null) table.AddNote(warning);
-                if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(lostData);
-                if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost) table.AddNote(lost);
+                if (warning is not null) table.AddNote(TableNote.Warning(TraceNoteCodes.Partial, warning));
+                if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(TableNote.Warning(TraceNoteCodes.EventsLost, lostData));
+                if (UndecodableReport.TableNote(table.Spec.Name, session.Undecodable) is { } lost)
+                    table.AddNote(TableNote.Warning(TraceNoteCodes.Undecodable, lost));
             }
             progress?.Report(1.0);
             return new AnalysisResult(path, made, null) { Warning = warning };
@@ -82,6 +95,25 @@ public static class TraceAnalyzer
         }
     }
 
+    /// <summary>Every analysis's tables in catalog order; those that read tables are completed last, from the others'.</summary>
+    private static List<Table> CompleteAll(ITraceAnalysis[] analyses, AnalysisContext context, CancellationToken cancellationToken)
+    {
+        var byAnalysis = new IReadOnlyList<Table>[analyses.Length];
+        for (int i = 0; i < analyses.Length; i++)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (analyses[i] is not ITableReadingAnalysis) byAnalysis[i] = analyses[i].Complete(context);
+        }
+        var built = byAnalysis.Where(t => t is not null).SelectMany(t => t).ToArray();
+        for (int i = 0; i < analyses.Length; i++)
+            if (analyses[i] is ITableReadingAnalysis reading)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                byAnalysis[i] = reading.Complete(context, built);
+            }
+        return byAnalysis.SelectMany(t => t).ToList();
+    }
+
     /// <summary>
     /// Said on every table of a damaged trace: without it, a table emptied by the damage would read like a recording
     /// that lacked its events, and its note would send the user to record again.
@@ -91,6 +123,7 @@ public static class TraceAnalyzer
         if (health.FirstDamage is not { } first) return null;
         var extent = new List<string> { first.ToString() };
         if (health.DamagedBuffers > 0) extent.Add($"{health.DamagedBuffers:N0} damaged buffers or records");
+        if (health.EventsOutOfTime > 0) extent.Add($"{health.EventsOutOfTime:N0} event{(health.EventsOutOfTime == 1 ? "" : "s")} stamped far outside the trace's start and end left out");
         if (health.Truncated) extent.Add("the file ends early");
         return $"{path} is damaged ({string.Join("; ", extent)}): only what could be read was analysed, so a figure may be low, and a table that is empty " +
                "or says the trace lacks events may show the damage, not the recording (Trace Info lists every warning).";
@@ -110,7 +143,7 @@ public static class TraceAnalyzer
 
     /// <summary>Trace Info and Trace Readiness count ETW's losses in their own rows and notes.</summary>
     private static bool SaysLossItself(TableSpec spec) =>
-        spec == Tables.TraceInfo.TraceInfoAnalysis.Spec || spec == Tables.TraceReadiness.TraceReadinessAnalysis.Spec;
+        spec == Tables.TraceInfo.TraceInfoAnalysis.Definition.Spec || spec == Tables.TraceReadiness.TraceReadinessAnalysis.Definition.Spec;
 
     /// <summary>
     /// Said on every table of a trace that ETW could not record in full: its figures are lower bounds, and events
@@ -128,8 +161,8 @@ public static class TraceAnalyzer
     {
         var tables = plan.Tables.Select(spec =>
         {
-            var t = new Table(spec);
-            t.AddNote(error);
+            var t = Table.Empty(spec);
+            t.AddNote(TableNote.Error(TraceNoteCodes.Unreadable, error));
             return t;
         }).ToArray();
         return new AnalysisResult(path, tables, error);

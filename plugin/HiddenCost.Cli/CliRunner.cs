@@ -1,7 +1,9 @@
 using System.Text.Json;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Cli.Input;
 using HiddenCost.Cli.Output;
+using HiddenCost.Etl;
 using Spectre.Console;
 
 namespace HiddenCost.Cli;
@@ -21,6 +23,15 @@ public sealed class CliRunner
     /// </summary>
     public bool IsAnalysing => Volatile.Read(ref _analysing);
 
+    /// <summary>
+    /// The original bytes of traces named by bytes that are not UTF-8, by the text .NET made of them
+    /// (<see cref="CommandLineBytes.NativeNames"/>): those are opened by their bytes.
+    /// </summary>
+    public IReadOnlyDictionary<string, byte[]>? NativeNames { get; init; }
+
+    /// <summary>Whether the last <see cref="Run"/> read any trace (so has tables worth writing to an output file).</summary>
+    public bool AnyTraceRead { get; private set; }
+
     /// <param name="cancellation">Ctrl-C: <see cref="Run"/> then throws <see cref="OperationCanceledException"/>.</param>
     public CliRunner(TextWriter output, TextWriter error, bool interactive, CancellationToken cancellation = default)
     {
@@ -29,6 +40,9 @@ public sealed class CliRunner
         _interactive = interactive;
         _cancellation = cancellation;
     }
+
+    /// <summary>Findings' thresholds and the severity that fails the run (exit 5); the defaults and none unless set.</summary>
+    public Commands.FindingsSettings Findings { get; init; } = Commands.FindingsSettings.Default;
 
     /// <summary>Why these arguments cannot run (an unknown table, an option taken for a trace), or null.</summary>
     /// <param name="literalTraces">Traces named after `--`: names, whatever they start with (`hiddencost -- -x.etl`).</param>
@@ -106,8 +120,8 @@ public sealed class CliRunner
     /// <returns>
     /// 0 when every trace was analysed; 1 when any could not be read; 2 for bad arguments or output that cannot be
     /// written; 3 when an analysis failed unexpectedly (a bug: the message asks for a report; the other traces are still
-    /// analysed); 4 when every trace was read but some only in part (damaged or cut short: a warning says where).
-    /// The first of 3, 1 and 4 that applies wins.
+    /// analysed); 4 when every trace was read but some only in part (damaged or cut short: a warning says where); 5 with
+    /// <see cref="Findings"/>' fail-on severity when a trace has a finding at it or above. The first of 3, 1, 5 and 4 that applies wins.
     /// </returns>
     /// <exception cref="OperationCanceledException">The run was interrupted (the constructor's token).</exception>
     /// <param name="literalTraces">Traces named after `--` (see <see cref="ArgumentError"/>).</param>
@@ -126,18 +140,20 @@ public sealed class CliRunner
             return 1;
         }
 
-        bool internalError = false, unreadable = false, partial = false;
+        bool internalError = false, unreadable = false, partial = false, failed = false;
+        AnyTraceRead = false;
         using var json = format == OutputFormat.Json ? new Utf8JsonWriter(new TextWriterStream(_out), new JsonWriterOptions { Indented = true }) : null;
         json?.WriteStartArray();
         for (int i = 0; i < traces.Count; i++)
         {
+            var name = TraceName(traces[i]);
             AnalysisResult result;
             try
             {
                 Volatile.Write(ref _analysing, true);
                 try
                 {
-                    result = Analyze(traces[i], selected.Count == 0 ? null : selected.Select(s => s.Id).ToArray());
+                    result = Analyze(name, AnalysedTables(selected));
                 }
                 finally
                 {
@@ -148,7 +164,7 @@ public sealed class CliRunner
             {
                 // TraceAnalyzer turns every bad-input case into an error result; anything else is a bug. Say so,
                 // with the exception, and go on with the other traces (the JSON array still closes).
-                _err.WriteLine($"error: {traces[i]}: internal error, please report it with the trace if you can: {e}");
+                _err.WriteLine($"error: {name.Display}: internal error, please report it with the trace if you can: {e}");
                 internalError = true;
                 continue;
             }
@@ -157,11 +173,13 @@ public sealed class CliRunner
                 _err.WriteLine($"error: {result.Error}");
                 unreadable = true;
             }
+            else AnyTraceRead = true;
             if (result.Warning is not null)
             {
                 _err.WriteLine($"warning: {result.Warning}");
                 partial = true;
             }
+            failed |= Findings.FailOn is { } floor && Commands.FindingsGate.Trips(result, floor);
             var tables = selected.Count == 0
                 ? result.Tables
                 : selected.Select(s => result.Tables.First(t => t.Spec.Id == s.Id)).ToArray();
@@ -179,21 +197,37 @@ public sealed class CliRunner
         json?.Flush();
         if (format == OutputFormat.Json) _out.WriteLine();
         _out.Flush();
-        return internalError ? 3 : unreadable ? 1 : partial ? 4 : 0;
+        return internalError ? 3 : unreadable ? 1 : failed ? 5 : partial ? 4 : 0;
     }
 
-    /// <param name="tables">The tables asked for (only their analyses run), or null for all.</param>
-    private AnalysisResult Analyze(string path, IReadOnlyList<Guid>? tables)
+    /// <summary>How a trace argument is opened (by its bytes when they are not UTF-8) and shown (escaped, on one line).</summary>
+    private TraceFileName TraceName(string trace)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path, tables, cancellationToken: _cancellation);
+        byte[]? bytes = null;
+        NativeNames?.TryGetValue(trace, out bytes);
+        return new TraceFileName(DisplayName.Of(trace, bytes), trace, bytes);
+    }
+
+    /// <summary>
+    /// The tables a run analyses (only their analyses run): those asked for, and Findings when a severity fails the run
+    /// (the gate reads it); null for all.
+    /// </summary>
+    private Guid[]? AnalysedTables(IReadOnlyList<TableSpec> selected) =>
+        selected.Count == 0 ? null
+            : selected.Select(s => s.Id).Concat(Findings.FailOn is null ? [] : [Analysis.Tables.TableIds.Findings]).Distinct().ToArray();
+
+    /// <param name="tables">The tables asked for (only their analyses run), or null for all.</param>
+    private AnalysisResult Analyze(TraceFileName path, IReadOnlyList<Guid>? tables)
+    {
+        if (!_interactive) return TraceAnalyzer.Analyze(path, tables, Findings.Thresholds, cancellationToken: _cancellation);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn())
             .Start(ctx =>
             {
-                var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, tables, new Progress<double>(p => task.Value = p), _cancellation);
+                var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path.Display)), maxValue: 1.0);
+                result = TraceAnalyzer.Analyze(path, tables, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation);
                 task.Value = 1.0;
             });
         return result!;

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using HiddenCost.Cli;
+using HiddenCost.Cli.Input;
 using HiddenCost.Cli.Output;
 
 var traces = new Argument<string[]>("TRACE")
@@ -38,9 +39,14 @@ var err = new DiagnosticWriter(Console.Error);
 // never disposed: a Ctrl-C as the program exits would find it disposed.
 var interrupt = new CancellationTokenSource();
 CliRunner? running = null;
+ReplacingOutputFile? pendingOutput = null; // an --output file not yet put in place: a Ctrl-C that ends the process deletes it
 Console.CancelKeyPress += (_, e) =>
 {
-    if (interrupt.IsCancellationRequested || running is not { IsAnalysing: true }) return;
+    if (interrupt.IsCancellationRequested || running is not { IsAnalysing: true })
+    {
+        pendingOutput?.Abandon();
+        return;
+    }
     e.Cancel = true;
     interrupt.Cancel();
 };
@@ -50,6 +56,10 @@ root.Arguments.Add(traces);
 root.Options.Add(tables);
 root.Options.Add(format);
 root.Options.Add(output);
+root.Subcommands.Add(HiddenCost.Cli.Commands.ExtractCommand.Create(err));
+root.Subcommands.Add(HiddenCost.Cli.Commands.QueryCommand.Create(err, format, output));
+var findingsOptions = HiddenCost.Cli.Commands.FindingsOptions.AddTo(root);
+root.Subcommands.Add(HiddenCost.Cli.Commands.CompareCommand.Create(err));
 // After `--`, every argument is a trace, even one that starts with a dash (not the same text before it: a mistyped
 // option there is still one).
 int endOfOptions = Array.IndexOf(args, "--");
@@ -64,28 +74,30 @@ root.SetAction(parse =>
         err.WriteLine($"error: {argumentError}");
         return 2;
     }
+    if (findingsOptions.Read(parse, err) is not { } findings) return 2;
     if (file is not null && CliRunner.OutputIsATrace(file.FullName, parse.GetValue(traces) ?? Array.Empty<string>()) is { } trace)
     {
-        err.WriteLine($"error: --output {file.FullName} is the trace {trace}: writing it would destroy the trace");
+        err.WriteLine($"error: --output {DisplayName.Of(file.FullName)} is the trace {DisplayName.Of(trace)}: writing it would destroy the trace");
         return 2;
     }
     TextWriter writer;
     try
     {
-        writer = file is not null ? OutputFile.Create(file.FullName)
+        writer = file is not null ? pendingOutput = OutputFile.Create(file.FullName)
             : Console.IsOutputRedirected ? StandardOutput.Open() // a pipe or file: a closed pipe must be seen
             : Console.Out;
     }
     catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
     {
-        err.WriteLine($"error: cannot write {file!.FullName}: {e.Message}");
+        err.WriteLine($"error: cannot write {DisplayName.Of(file!.FullName)}: {e.Message}");
         return 2;
     }
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        running = new CliRunner(writer, err, interactive, interrupt.Token);
+        running = new CliRunner(writer, err, interactive, interrupt.Token) { Findings = findings, NativeNames = CommandLineBytes.NativeNames(args) };
         int exit = running.Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
+        if (running.AnyTraceRead) pendingOutput?.Commit(); // else the earlier file stays as it was (disposing drops the new one)
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here
         return exit;
     }
@@ -100,7 +112,7 @@ root.SetAction(parse =>
         // The output could not be written (a full disk, a closed pipe): not the trace's fault, and no stack trace.
         // EBADF (descriptor 1 closed: `hiddencost x.etl >&-`) comes as "Access to the path is denied".
         var reason = file is null && e is UnauthorizedAccessException ? "it is closed or not open for writing" : e.Message;
-        err.WriteLine($"error: cannot write {(file is null ? "standard output" : file.FullName)}: {reason}");
+        err.WriteLine($"error: cannot write {(file is null ? "standard output" : DisplayName.Of(file.FullName))}: {reason}");
         try { if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); } catch (Exception f) when (DiagnosticWriter.IsUnwritable(f)) { } // its buffer cannot be written either
         return 2;
     }

@@ -21,13 +21,18 @@ public sealed class EtlReader : IDisposable
     private readonly ByteSource _source;
     private readonly int _decompressionLimit;
     private readonly BufferArrayPool _arrays;
+    private readonly IReadOnlyList<string> _headerDamage;
+    private readonly TimeWindow _window;
 
     private EtlReader(string path, ByteSource source, TraceHeader header)
     {
         FilePath = path;
         _source = source;
         FileLength = source.Length;
-        Header = header;
+        var damage = new List<string>();
+        Header = header = HeaderTimeRules.Check(header, damage, out var span);
+        _headerDamage = damage;
+        _window = TimeWindow.For(header, span);
         // A buffer decompresses to at most the session's buffer size; relogged files may mix sizes, so allow
         // at least 1 MiB, and never more than the largest buffer ETW can have.
         _decompressionLimit = (int)Math.Clamp(header.BufferSize, MinDecompressionLimit, BufferHeader.MaxBufferSize);
@@ -58,21 +63,34 @@ public sealed class EtlReader : IDisposable
     public TraceHealth Health { get; private set; } = new();
 
     /// <summary>Opens <paramref name="path"/> and reads its trace header.</summary>
-    /// <exception cref="EtlFormatException">Missing, empty, not an ETL file, or an unreadable header.</exception>
-    public static EtlReader Open(string path)
+    /// <exception cref="EtlFormatException">Missing, empty, not a file (a pipe, socket or device), not an ETL file, or an unreadable header.</exception>
+    public static EtlReader Open(string path) => Open(new TraceFileName(path ?? "", path ?? ""));
+
+    /// <summary>Opens the file <paramref name="name"/> names, naming it by its <see cref="TraceFileName.Display"/> in errors and warnings.</summary>
+    /// <exception cref="EtlFormatException">Missing, empty, not a file (a pipe, socket or device), not an ETL file, or an unreadable header.</exception>
+    public static EtlReader Open(TraceFileName name)
     {
-        if (string.IsNullOrEmpty(path)) throw new EtlFormatException(path ?? "", 0, "no file name given");
-        if (Directory.Exists(path)) throw new EtlFormatException(path, 0, "a directory, not an ETL trace file");
-        // A pipe or device has no length (0 bytes) and cannot be read at any offset, and opening a pipe for reading
-        // waits for a writer, for ever if none comes: so on Linux and macOS the length is looked at before the file is
-        // opened. Not on Windows, whose pipes are not files in a folder, and where a directory entry's length can lag
-        // behind a file still being written (a trace in the making would read as empty); opening finds an empty file.
-        if (!OperatingSystem.IsWindows() && LengthBeforeOpening(path) == 0) throw new EtlFormatException(path, 0, EmptyFileReason);
+        var path = name.Display;
+        if (string.IsNullOrEmpty(name.Path) && name.NativeBytes is not { Length: > 0 }) throw new EtlFormatException(path, 0, "no file name given");
         SafeFileHandle? file = null;
         ByteSource source;
         try
         {
-            file = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read, FileOptions.RandomAccess);
+            if (UnixTraceFile.Applies)
+            {
+                // Opened without waiting and checked to be a file before anything is read (see UnixTraceFile).
+                file = UnixTraceFile.Open(name);
+            }
+            else
+            {
+                if (Directory.Exists(name.Path)) throw new EtlFormatException(path, 0, "a directory, not an ETL trace file");
+                // A pipe or device has no length (0 bytes) and cannot be read at any offset, and opening a pipe for reading
+                // waits for a writer, for ever if none comes: so on macOS the length is looked at before the file is
+                // opened. Not on Windows, whose pipes are not files in a folder, and where a directory entry's length can lag
+                // behind a file still being written (a trace in the making would read as empty); opening finds an empty file.
+                if (!OperatingSystem.IsWindows() && LengthBeforeOpening(name.Path) == 0) throw new EtlFormatException(path, 0, EmptyFileReason);
+                file = File.OpenHandle(name.Path, FileMode.Open, FileAccess.Read, FileShare.Read, FileOptions.RandomAccess);
+            }
             source = ByteSource.FromFile(file);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
@@ -118,7 +136,7 @@ public sealed class EtlReader : IDisposable
     /// </summary>
     public long CountRecordsInFileOrder()
     {
-        var health = new TraceHealth();
+        var health = NewHealth();
         var index = BufferIndex.Build(_source, health, Header.BufferSize, maxBuffers: MaxBuffers);
         var loader = NewLoader();
         using var worker = UseReadAhead && index.Streams.Count > 0
@@ -127,7 +145,7 @@ public sealed class EtlReader : IDisposable
         long count = 0;
         for (int s = 0; s < index.Streams.Count; s++)
         {
-            var stream = new ProcessorStream(loader, index.Processors[s], index.Streams[s], health, worker, s);
+            var stream = new ProcessorStream(loader, index.Processors[s], index.Streams[s], health, worker, s, window: _window);
             while (stream.MoveNext()) count++;
         }
         return count;
@@ -141,12 +159,24 @@ public sealed class EtlReader : IDisposable
 
     internal Merger StartMerge(CancellationToken cancellation)
     {
-        Health = new TraceHealth();
+        Health = NewHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize, cancellation, MaxBuffers);
         index.WarnOfUncountedProcessors(Header.NumberOfProcessors, Health);
         index.WarnIfFewerThanWritten(Header.BuffersWritten, Header.LogFileMode, FileLength, Health);
         index.WarnIfMoreThanWritten(Header.BuffersWritten, Health);
-        return new Merger(NewLoader(), UseReadAhead, index, Health, Header, cancellation);
+        return new Merger(NewLoader(), UseReadAhead, index, Health, Header, _window, cancellation);
+    }
+
+    /// <summary>A pass's health, starting with the damage the trace header showed (at the header record).</summary>
+    private TraceHealth NewHealth()
+    {
+        var health = new TraceHealth();
+        foreach (var damage in _headerDamage)
+        {
+            health.HeaderDamaged = true;
+            health.WarnDamage(BufferHeader.Size, damage);
+        }
+        return health;
     }
 
     private BufferLoader NewLoader() => new(_source, _decompressionLimit, new MemoryBudget(BufferBudgetBytes), _arrays);

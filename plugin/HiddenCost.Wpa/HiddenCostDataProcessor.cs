@@ -116,11 +116,26 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
             }
             foreach (var spec in _catalog)
                 foreach (var note in trace.Table(spec.Id)?.Notes ?? [])
-                    if (note != trace.Error && note != trace.Warning) Logger.Info("{0}: {1}", spec.Name, note);
+                    Log(spec, note);
         }
         catch (Exception e)
         {
             Logger.Error(e, "HiddenCost could not report the analysis of {0}", string.Join(", ", _paths));
+        }
+    }
+
+    /// <summary>
+    /// A table's note at its severity's level. The trace's error and warning, said on every table, were reported once
+    /// above; so is ETW's loss of events, which every table but two repeats.
+    /// </summary>
+    private void Log(TableSpec spec, TableNote note)
+    {
+        if (note.Code is TraceNoteCodes.Unreadable or TraceNoteCodes.Partial) return;
+        switch (note.Severity)
+        {
+            case NoteSeverity.Error: Logger.Error("{0}: {1}", spec.Name, note.Text); break;
+            case NoteSeverity.Warning: Logger.Warn("{0}: {1}", spec.Name, note.Text); break;
+            default: Logger.Info("{0}: {1}", spec.Name, note.Text); break;
         }
     }
 

@@ -34,8 +34,8 @@ internal sealed class ProcessedTrace
     public static ProcessedTrace Failed(IReadOnlyList<TableSpec> catalog, string error) =>
         new(catalog.Select(spec =>
         {
-            var table = new Table(spec);
-            table.AddNote(error);
+            var table = Analysis.Model.Table.Empty(spec);
+            table.AddNote(TableNote.Error(TraceNoteCodes.Unreadable, error));
             return table;
         }), error, new DataSourceInfo(0, 0, DateTime.UnixEpoch));
 }

@@ -1,6 +1,6 @@
 using System.Globalization;
 using HiddenCost.Analysis;
-using HiddenCost.Analysis.Tables;
+using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Tables.TraceInfo;
 using Microsoft.Performance.SDK.Processing;
 
@@ -16,13 +16,13 @@ internal static class TraceTimeline
 
     public static DataSourceInfo For(AnalysisResult result)
     {
-        var info = result.Tables.FirstOrDefault(t => t.Spec.Id == TableIds.TraceInfo);
+        var info = result.Tables.OfType<Table<TraceInfoRow>>().FirstOrDefault();
         if (info is null || info.Rows.Count == 0) return new DataSourceInfo(0, 0, Epoch);
 
-        long first = Math.Max(0, info.Cell(0, "Start") as long? ?? 0);
-        long last = Math.Max(first, info.Cell(0, "End") as long? ?? first);
-        var startUtc = info.Cell(0, "Trace Start (UTC)") is string text
-            && DateTime.TryParseExact(text, TraceInfoAnalysis.StartTimeFormat, CultureInfo.InvariantCulture,
+        var row = info.Rows[0];
+        long first = Math.Max(0, row.Start);
+        long last = Math.Max(first, row.End);
+        var startUtc = DateTime.TryParseExact(row.TraceStartUtc, TraceInfoAnalysis.StartTimeFormat, CultureInfo.InvariantCulture,
                 DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var parsed)
             ? parsed
             : Epoch;

@@ -1,6 +1,7 @@
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.DirectoryNotify;
 using System.Text;
 using HiddenCost.Synthetic.Etl;
 using HiddenCost.Synthetic.Model;
@@ -44,10 +45,10 @@ public sealed class DirectoryNotifyScenarioTests
             : [r]).ToList();
         Assert.AreEqual(scenario.Trace.Records.Count + 1, records.Count);
         var result = SyntheticTraces.Analyze(scenario.Trace.Settings, records, "notify-filedelete");
-        var buffers = result["Directory Notify Buffers"];
+        var buffers = result.Table(DirectoryNotifyTables.Buffers);
         Assert.AreEqual(scenario.Truth.Watchers.Count, buffers.Rows.Count);
-        for (int row = 0; row < buffers.Rows.Count; row++) Assert.AreEqual(scenario.Truth.Directory, buffers.Cell(row, "Directory"));
-        Assert.AreEqual(scenario.Truth.Victims.Count, result["Directory Notify Victims"].Rows.Count);
+        for (int row = 0; row < buffers.Rows.Count; row++) Assert.AreEqual(scenario.Truth.Directory, buffers.Rows[row].Directory);
+        Assert.AreEqual(scenario.Truth.Victims.Count, result.Table(DirectoryNotifyTables.Victims).Rows.Count);
     }
 
     [TestMethod]
@@ -56,26 +57,26 @@ public sealed class DirectoryNotifyScenarioTests
     {
         var (result, truth) = Run(options, settings);
         Assert.IsNull(result.Error, variant);
-        var t = result["Directory Notify Buffers"];
+        var t = result.Table(DirectoryNotifyTables.Buffers);
         Assert.AreEqual(truth.Watchers.Count, t.Rows.Count, variant);
         foreach (var w in truth.Watchers)
         {
             int row = RowOf(t, w.Pid);
-            Assert.AreEqual(w.Process, t.Cell(row, "Process"), variant);
-            Assert.AreEqual(w.Directory, t.Cell(row, "Directory"), variant);
-            Assert.AreEqual((long)w.BufferBytes, t.Cell(row, "Buffer (bytes)"), variant);
-            Assert.AreEqual((long)w.Arms, t.Cell(row, "Arms"), variant);
-            Assert.AreEqual((long)w.Completions, t.Cell(row, "Completions"), variant);
-            Assert.AreEqual((long)w.Overflows, t.Cell(row, "Overflows"), variant);
-            Assert.AreEqual(w.BytesReturned, t.Cell(row, "Bytes Returned"), variant);
-            Assert.AreEqual(w.MeanBytesPerCompletion, (double)t.Cell(row, "Mean Bytes per Completion")!, 1e-9, variant);
-            Assert.AreEqual(w.UtilisationPercent, (double)t.Cell(row, "Utilisation (%)")!, 1e-9, variant);
-            Assert.AreEqual(w.BytesZeroed, t.Cell(row, "Bytes Zeroed"), variant);
+            Assert.AreEqual(w.Process, t.Rows[row].Process, variant);
+            Assert.AreEqual(w.Directory, t.Rows[row].Directory, variant);
+            Assert.AreEqual((long)w.BufferBytes, t.Rows[row].BufferBytes, variant);
+            Assert.AreEqual((long)w.Arms, t.Rows[row].Arms, variant);
+            Assert.AreEqual((long)w.Completions, t.Rows[row].Completions, variant);
+            Assert.AreEqual((long)w.Overflows, t.Rows[row].Overflows, variant);
+            Assert.AreEqual(w.BytesReturned, t.Rows[row].BytesReturned, variant);
+            Assert.AreEqual(w.MeanBytesPerCompletion, (double)t.Rows[row].MeanBytesPerCompletion!, 1e-9, variant);
+            Assert.AreEqual(w.UtilisationPercent, (double)t.Rows[row].UtilisationPercent!, 1e-9, variant);
+            Assert.AreEqual(w.BytesZeroed, t.Rows[row].BytesZeroed, variant);
             CollectionAssert.AreEquivalent(w.VictimProcesses.ToArray(),
-                ((string)t.Cell(row, "Victim Processes")!).Split(", ").Select(v => v[..v.IndexOf(" (", StringComparison.Ordinal)]).ToArray(), variant);
-            Assert.AreEqual(w.RecommendationExpected, t.Cell(row, "Recommended Buffer (bytes)") is not null, variant);
-            Assert.AreEqual(w.FirstArmNs, t.Cell(row, "First Arm"), variant);
-            Assert.AreEqual(w.LastCompletionNs, t.Cell(row, "Last Completion"), variant);
+                ((string)t.Rows[row].VictimProcesses!).Split(", ").Select(v => v[..v.IndexOf(" (", StringComparison.Ordinal)]).ToArray(), variant);
+            Assert.AreEqual(w.RecommendationExpected, t.Rows[row].RecommendedBufferBytes is not null, variant);
+            Assert.AreEqual(w.FirstArmNs, t.Rows[row].FirstArm, variant);
+            Assert.AreEqual(w.LastCompletionNs, t.Rows[row].LastCompletion, variant);
         }
     }
 
@@ -84,40 +85,41 @@ public sealed class DirectoryNotifyScenarioTests
     public void Victims_table_matches_the_scenario_ground_truth_and_readers_are_absent(string variant, NotifyBufferStormOptions options, TraceBuilderSettings settings)
     {
         var (result, truth) = Run(options, settings);
-        var t = result["Directory Notify Victims"];
+        var t = result.Table(DirectoryNotifyTables.Victims);
         Assert.AreEqual(truth.Victims.Count, t.Rows.Count, variant);
         foreach (var v in truth.Victims)
         {
             int row = RowOf(t, v.Pid);
-            Assert.AreEqual(v.Process, t.Cell(row, "Process"), variant);
-            Assert.AreEqual(v.Directory, t.Cell(row, "Directory"), variant);
-            Assert.AreEqual((long)v.FileOperations, t.Cell(row, "File Operations"), variant);
-            Assert.AreEqual((long)v.Creates, t.Cell(row, "Creates"), variant);
-            Assert.AreEqual((long)v.Deletes, t.Cell(row, "Deletes"), variant);
-            Assert.AreEqual((long)v.Renames, t.Cell(row, "Renames"), variant);
-            Assert.AreEqual((long)v.DemandZeroFaults, t.Cell(row, "Demand-Zero Faults"), variant);
-            Assert.AreEqual((long)v.Watchers, t.Cell(row, "Watchers"), variant);
-            Assert.IsNull(t.Cell(row, "Notify CPU (ms)"), variant);
+            Assert.AreEqual(v.Process, t.Rows[row].Process, variant);
+            Assert.AreEqual(v.Directory, t.Rows[row].Directory, variant);
+            Assert.AreEqual((long)v.FileOperations, t.Rows[row].FileOperations, variant);
+            Assert.AreEqual((long)v.Creates, t.Rows[row].Creates, variant);
+            Assert.AreEqual((long)v.Deletes, t.Rows[row].Deletes, variant);
+            Assert.AreEqual((long)v.Renames, t.Rows[row].Renames, variant);
+            Assert.AreEqual((long)v.DemandZeroFaults, t.Rows[row].DemandZeroFaults, variant);
+            Assert.AreEqual((long)v.Watchers, t.Rows[row].Watchers, variant);
+            Assert.IsNull(t.Rows[row].NotifyCpuMs, variant);
         }
-        Assert.IsFalse(t.Rows.Any(r => (long)r[t.Spec.IndexOf("PID")]! == truth.ReadOnlyPid), $"{variant}: {truth.ReadOnlyProcess} only reads");
+        Assert.IsFalse(t.Rows.Any(r => (long)r.Pid! == truth.ReadOnlyPid), $"{variant}: {truth.ReadOnlyProcess} only reads");
     }
 
     [TestMethod]
     public void Committed_sample_trace_shows_the_2_MiB_watcher_with_a_recommendation_and_the_16_KiB_one_without()
     {
         var sample = Path.Combine(TestSupport.SharedFolder.RepositoryRoot, "samples", "notify-buffer-storm.etl");
-        var t = TraceAnalyzer.Analyze(sample)["Directory Notify Buffers"];
-        var big = t.Rows.Single(r => (long)r[t.Spec.IndexOf("Buffer (bytes)")]! == 2 * 1024 * 1024);
-        var small = t.Rows.Single(r => (long)r[t.Spec.IndexOf("Buffer (bytes)")]! == 16 * 1024);
-        Assert.AreEqual(65_536L, big[t.Spec.IndexOf("Recommended Buffer (bytes)")]);
-        Assert.IsNull(small[t.Spec.IndexOf("Recommended Buffer (bytes)")]);
-        Assert.AreEqual(838_860_800L, big[t.Spec.IndexOf("Bytes Zeroed")]);
+        var t = TraceAnalyzer.Analyze(sample).Table(DirectoryNotifyTables.Buffers);
+        var big = t.Rows.Single(r => (long)r.BufferBytes! == 2 * 1024 * 1024);
+        var small = t.Rows.Single(r => (long)r.BufferBytes! == 16 * 1024);
+        Assert.AreEqual(65_536L, big.RecommendedBufferBytes);
+        Assert.IsNull(small.RecommendedBufferBytes);
+        Assert.AreEqual(838_860_800L, big.BytesZeroed);
     }
 
     private static int RowOf(Table t, int pid)
     {
-        for (int i = 0; i < t.Rows.Count; i++)
-            if ((long)t.Cell(i, "PID")! == pid) return i;
+        int pidColumn = t.Spec.Columns.ToList().FindIndex(c => c.Role == ColumnRole.ProcessId);
+        for (int i = 0; i < t.RowCount; i++)
+            if ((long?)t.Value(i, pidColumn) == pid) return i;
         Assert.Fail($"no row for PID {pid} in {t.Spec.Name}");
         return -1;
     }

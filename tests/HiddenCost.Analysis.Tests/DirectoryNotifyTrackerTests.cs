@@ -15,8 +15,6 @@ public sealed class DirectoryNotifyTrackerTests
     private static readonly ProcessRef Reader = new(300, 0, "reader.exe");
     private const long TwoMiB = 2 * 1024 * 1024;
 
-    private static object? Cell(Table t, int row, string column) => t.Cell(row, column);
-
     /// <summary>The watcher arms, the builder creates and deletes <paramref name="batches"/> files, each change batch completes with 300 bytes.</summary>
     private static DirectoryNotifyTracker Storm(int batches, long buffer = TwoMiB)
     {
@@ -44,37 +42,37 @@ public sealed class DirectoryNotifyTrackerTests
     {
         var (buffers, victims) = Storm(100).Build();
         Assert.AreEqual(1, buffers.Rows.Count);
-        Assert.AreEqual("watcher.exe", Cell(buffers, 0, "Process"));
-        Assert.AreEqual(Dir, Cell(buffers, 0, "Directory"));
-        Assert.AreEqual(TwoMiB, Cell(buffers, 0, "Buffer (bytes)"));
-        Assert.AreEqual(101L, Cell(buffers, 0, "Arms"));
-        Assert.AreEqual(100L, Cell(buffers, 0, "Completions"));
-        Assert.AreEqual(0L, Cell(buffers, 0, "Overflows"));
-        Assert.AreEqual(30_000L, Cell(buffers, 0, "Bytes Returned"));
-        Assert.AreEqual(300.0, Cell(buffers, 0, "Mean Bytes per Completion"));
-        Assert.AreEqual(300.0 / TwoMiB * 100, (double)Cell(buffers, 0, "Utilisation (%)")!, 1e-12);
-        Assert.AreEqual(100 * TwoMiB, Cell(buffers, 0, "Bytes Zeroed"));
-        Assert.AreEqual("builder.exe (200)", Cell(buffers, 0, "Victim Processes"));
-        Assert.AreEqual(4096L, Cell(buffers, 0, "Recommended Buffer (bytes)"));
-        Assert.AreEqual(1_000L, Cell(buffers, 0, "First Arm"));
+        Assert.AreEqual("watcher.exe", buffers.Rows[0].Process);
+        Assert.AreEqual(Dir, buffers.Rows[0].Directory);
+        Assert.AreEqual(TwoMiB, buffers.Rows[0].BufferBytes);
+        Assert.AreEqual(101L, buffers.Rows[0].Arms);
+        Assert.AreEqual(100L, buffers.Rows[0].Completions);
+        Assert.AreEqual(0L, buffers.Rows[0].Overflows);
+        Assert.AreEqual(30_000L, buffers.Rows[0].BytesReturned);
+        Assert.AreEqual(300.0, buffers.Rows[0].MeanBytesPerCompletion);
+        Assert.AreEqual(300.0 / TwoMiB * 100, (double)buffers.Rows[0].UtilisationPercent!, 1e-12);
+        Assert.AreEqual(100 * TwoMiB, buffers.Rows[0].BytesZeroed);
+        Assert.AreEqual("builder.exe (200)", buffers.Rows[0].VictimProcesses);
+        Assert.AreEqual(4096L, buffers.Rows[0].RecommendedBufferBytes);
+        Assert.AreEqual(1_000L, buffers.Rows[0].FirstArm);
 
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual("builder.exe", Cell(victims, 0, "Process"));
-        Assert.AreEqual(200L, Cell(victims, 0, "File Operations"));
-        Assert.AreEqual(100L, Cell(victims, 0, "Creates"));
-        Assert.AreEqual(100L, Cell(victims, 0, "Deletes"));
-        Assert.AreEqual(0L, Cell(victims, 0, "Renames"));
-        Assert.AreEqual(100L, Cell(victims, 0, "Demand-Zero Faults"));
-        Assert.AreEqual(1L, Cell(victims, 0, "Watchers"));
-        Assert.IsNull(Cell(victims, 0, "Notify CPU (ms)"));
+        Assert.AreEqual("builder.exe", victims.Rows[0].Process);
+        Assert.AreEqual(200L, victims.Rows[0].FileOperations);
+        Assert.AreEqual(100L, victims.Rows[0].Creates);
+        Assert.AreEqual(100L, victims.Rows[0].Deletes);
+        Assert.AreEqual(0L, victims.Rows[0].Renames);
+        Assert.AreEqual(100L, victims.Rows[0].DemandZeroFaults);
+        Assert.AreEqual(1L, victims.Rows[0].Watchers);
+        Assert.IsNull(victims.Rows[0].NotifyCpuMs);
     }
 
     [TestMethod]
     public void Building_the_tables_again_gives_the_same_tables()
     {
         var t = Storm(10);
-        string Render((HiddenCost.Analysis.Model.Table Buffers, HiddenCost.Analysis.Model.Table Victims) tables) =>
-            string.Join("\n", tables.Buffers.Rows.Concat(tables.Victims.Rows).Select(r => string.Join(" | ", r)));
+        string Render((Table<NotifyBufferRow> Buffers, Table<NotifyVictimRow> Victims) tables) =>
+            string.Join("\n", tables.Buffers.Rows.Select(r => r.ToString()).Concat(tables.Victims.Rows.Select(r => r.ToString())));
         var first = Render(t.Build());
         Assert.AreEqual(first, Render(t.Build()));
         StringAssert.Contains(first, "builder.exe");
@@ -84,7 +82,7 @@ public sealed class DirectoryNotifyTrackerTests
     public void Right_sized_16_KiB_watcher_gets_no_recommendation()
     {
         var (buffers, _) = Storm(10, buffer: 16 * 1024).Build();
-        Assert.IsNull(Cell(buffers, 0, "Recommended Buffer (bytes)"));
+        Assert.IsNull(buffers.Rows[0].RecommendedBufferBytes);
     }
 
     [TestMethod]
@@ -93,11 +91,11 @@ public sealed class DirectoryNotifyTrackerTests
         var t = Storm(10);
         t.OperationEnd(10_000_000, 0x1000 + 10, 0, 0x10C);
         var (buffers, _) = t.Build();
-        Assert.AreEqual(11L, Cell(buffers, 0, "Completions"));
-        Assert.AreEqual(1L, Cell(buffers, 0, "Overflows"));
-        Assert.AreEqual(300.0, Cell(buffers, 0, "Mean Bytes per Completion"), "overflow completions return no data and are left out of the mean");
-        Assert.AreEqual(11 * TwoMiB, Cell(buffers, 0, "Bytes Zeroed"));
-        Assert.IsNull(Cell(buffers, 0, "Recommended Buffer (bytes)"));
+        Assert.AreEqual(11L, buffers.Rows[0].Completions);
+        Assert.AreEqual(1L, buffers.Rows[0].Overflows);
+        Assert.AreEqual(300.0, buffers.Rows[0].MeanBytesPerCompletion, "overflow completions return no data and are left out of the mean");
+        Assert.AreEqual(11 * TwoMiB, buffers.Rows[0].BytesZeroed);
+        Assert.IsNull(buffers.Rows[0].RecommendedBufferBytes);
     }
 
     [TestMethod]
@@ -107,8 +105,8 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB);
         t.OperationEnd(20, 1, 100, 0);
         var (buffers, _) = t.Build();
-        Assert.AreEqual("FileKey 0xFFFFA00000001000", Cell(buffers, 0, "Directory"));
-        Assert.AreEqual(1L, Cell(buffers, 0, "Completions"));
+        Assert.AreEqual("FileKey 0xFFFFA00000001000", buffers.Rows[0].Directory);
+        Assert.AreEqual(1L, buffers.Rows[0].Completions);
     }
 
     [TestMethod]
@@ -120,8 +118,8 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(30, 1, 100, 0);
         var (buffers, victims) = t.Build();
         Assert.AreEqual(0, victims.Rows.Count);
-        Assert.IsTrue(victims.Notes.Any(n => n.StartsWith("1 watched directories were never named", StringComparison.Ordinal)), string.Join(" | ", victims.Notes));
-        Assert.IsTrue(buffers.Notes.Any(n => n.Contains("never named", StringComparison.Ordinal)));
+        Assert.IsTrue(victims.Notes.Texts().Any(n => n.StartsWith("1 watched directories were never named", StringComparison.Ordinal)), string.Join(" | ", victims.Notes.Texts()));
+        Assert.IsTrue(buffers.Notes.Texts().Any(n => n.Contains("never named", StringComparison.Ordinal)));
     }
 
     [TestMethod]
@@ -132,9 +130,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(10, 1, DirObject, DirKey, Watcher, 64 * 1024);              // its completion is lost
         t.OperationEnd(30, 1, 1_048_576, 0);                               // a 1 MiB read that reused the IRP
         var (buffers, _) = t.Build();
-        Assert.AreEqual(0L, Cell(buffers, 0, "Completions"));
-        Assert.AreEqual(0L, Cell(buffers, 0, "Bytes Returned"));
-        Assert.IsTrue(buffers.Notes.Any(n => n.StartsWith("1 completions returned more bytes", StringComparison.Ordinal)));
+        Assert.AreEqual(0L, buffers.Rows[0].Completions);
+        Assert.AreEqual(0L, buffers.Rows[0].BytesReturned);
+        Assert.IsTrue(buffers.Notes.Texts().Any(n => n.StartsWith("1 completions returned more bytes", StringComparison.Ordinal)));
     }
 
     [TestMethod]
@@ -148,9 +146,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Cleanup(40, DirObject);
         t.FileName(DirKey, @"\Device\HarddiskVolume3\Temp\x.txt");     // the key reused after the watch ended
         var (buffers, victims) = t.Build();
-        Assert.AreEqual(Dir, Cell(buffers, 0, "Directory"));
-        Assert.AreEqual(Dir, Cell(victims, 0, "Directory"));
-        Assert.AreEqual(1L, Cell(victims, 0, "Creates"));
+        Assert.AreEqual(Dir, buffers.Rows[0].Directory);
+        Assert.AreEqual(Dir, victims.Rows[0].Directory);
+        Assert.AreEqual(1L, victims.Rows[0].Creates);
     }
 
     [TestMethod]
@@ -166,11 +164,11 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(31, 2, 100, 0);
         var (buffers, victims) = t.Build();
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual("sync.exe", Cell(victims, 0, "Process"));
-        Assert.AreEqual(5L, Cell(victims, 0, "Creates"));
-        int big = buffers.Rows.ToList().FindIndex(r => (string?)r[buffers.Spec.IndexOf("Process")] == "watcher.exe");
-        Assert.AreEqual("sync.exe (400)", Cell(buffers, big, "Victim Processes"));
-        Assert.AreEqual("", Cell(buffers, 1 - big, "Victim Processes"), "not a victim of its own buffer");
+        Assert.AreEqual("sync.exe", victims.Rows[0].Process);
+        Assert.AreEqual(5L, victims.Rows[0].Creates);
+        int big = buffers.Rows.ToList().FindIndex(r => (string?)r.Process == "watcher.exe");
+        Assert.AreEqual("sync.exe (400)", buffers.Rows[big].VictimProcesses);
+        Assert.AreEqual("", buffers.Rows[1 - big].VictimProcesses, "not a victim of its own buffer");
     }
 
     [TestMethod]
@@ -192,7 +190,7 @@ public sealed class DirectoryNotifyTrackerTests
             if (!nameFirst) t.FileName(DirKey, Dir);
             var (buffers, victims) = t.Build();
             Assert.AreEqual(0, victims.Rows.Count, $"name first: {nameFirst}");
-            Assert.IsTrue(buffers.Rows.All(r => (string?)r[buffers.Spec.IndexOf("Victim Processes")] == ""), $"name first: {nameFirst}");
+            Assert.IsTrue(buffers.Rows.All(r => (string?)r.VictimProcesses == ""), $"name first: {nameFirst}");
         }
     }
 
@@ -216,8 +214,8 @@ public sealed class DirectoryNotifyTrackerTests
             if (!nameFirst) t.FileName(DirKey, Dir);
             var (_, victims) = t.Build(p => p.StandIn is 11 or 12 ? Watcher : p);
             Assert.AreEqual(1, victims.Rows.Count, $"name first: {nameFirst}");
-            Assert.AreEqual("watcher.exe", Cell(victims, 0, "Process"));
-            Assert.AreEqual(1L, Cell(victims, 0, "Creates"), $"name first: {nameFirst}: only the create while sync.exe watched");
+            Assert.AreEqual("watcher.exe", victims.Rows[0].Process);
+            Assert.AreEqual(1L, victims.Rows[0].Creates, $"name first: {nameFirst}: only the create while sync.exe watched");
         }
     }
 
@@ -244,8 +242,8 @@ public sealed class DirectoryNotifyTrackerTests
         t.DemandZero(now++, Builder); // no watch left: counts nowhere
         var (_, victims) = t.Build();
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual("builder.exe", Cell(victims, 0, "Process"));
-        Assert.AreEqual(1_000L, Cell(victims, 0, "Demand-Zero Faults"), "one a period, all while watcher.exe watched");
+        Assert.AreEqual("builder.exe", victims.Rows[0].Process);
+        Assert.AreEqual(1_000L, victims.Rows[0].DemandZeroFaults, "one a period, all while watcher.exe watched");
     }
 
     [TestMethod]
@@ -269,7 +267,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(30, 2, DirObject + 8, DirKey, indexer, 16 * 1024);      // indexer.exe watches from 30
         t.Create(40, 0, 0x71, Builder, $@"{Dir}\b", 2);              // builder.exe changes while only indexer.exe watches
         var (buffers, victims) = t.Build();
-        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r[buffers.Spec.IndexOf("Process")] == process)[buffers.Spec.IndexOf("Victim Processes")]!;
+        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r.Process == process).VictimProcesses!;
         Assert.AreEqual("reader.exe (300)", VictimsOf("watcher.exe"));
         Assert.AreEqual("builder.exe (200)", VictimsOf("indexer.exe"));
         Assert.AreEqual(2, victims.Rows.Count, "the directory's victims: both");
@@ -284,9 +282,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);                       // in the directory itself
         t.Create(21, 0, 0x71, Builder, $@"{Dir}\obj\x64\Release\a.obj", 2); // three levels below it
         var (buffers, victims) = t.Build();
-        Assert.AreEqual(2L, Cell(victims, 0, "Creates"), "counted as if the watch covered its subtree");
-        foreach (var table in new[] { buffers, victims })
-            Assert.AreEqual(1, table.Notes.Count(n => n.StartsWith("1 changes were in subdirectories of the watched directories")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(2L, victims.Rows[0].Creates, "counted as if the watch covered its subtree");
+        foreach (var table in new Table[] { buffers, victims })
+            Assert.AreEqual(1, table.Notes.Texts().Count(n => n.StartsWith("1 changes were in subdirectories of the watched directories")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -304,7 +302,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(50, 0x502, 0x71, Builder, $@"{Dir}\other", 1);                     // the file object is reused before a cleanup
         t.Cleanup(60, 0x71);
         var (_, victims) = t.Build();
-        Assert.AreEqual((1L, 1L), ((long)Cell(victims, 0, "Creates")!, (long)Cell(victims, 0, "Deletes")!));
+        Assert.AreEqual((1L, 1L), ((long)victims.Rows[0].Creates!, (long)victims.Rows[0].Deletes!));
     }
 
     [TestMethod]
@@ -320,9 +318,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(31, 0x900, 0x71, Builder, $@"{Dir}\b", 2);      // and the other way round: a notify's IRP reused by a create
         t.OperationEnd(32, 0x900, 2, 0);
         var (buffers, victims) = t.Build();
-        var row = buffers.Rows.Single(r => (string?)r[buffers.Spec.IndexOf("Process")] == "watcher.exe");
-        Assert.AreEqual(0L, row[buffers.Spec.IndexOf("Completions")], "a create's completion is no notify completion");
-        Assert.AreEqual(2L, Cell(victims, 0, "Creates"));
+        var row = buffers.Rows.Single(r => (string?)r.Process == "watcher.exe");
+        Assert.AreEqual(0L, row.Completions, "a create's completion is no notify completion");
+        Assert.AreEqual(2L, victims.Rows[0].Creates);
     }
 
     [TestMethod]
@@ -338,7 +336,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(40, 0x902, 0x72, Builder, $@"{Dir}\real", disposition: 3);
         t.OperationEnd(41, 0x902, 2, 0); // FILE_CREATED
         var (_, victims) = t.Build();
-        Assert.AreEqual(1L, Cell(victims, 0, "Creates"));
+        Assert.AreEqual(1L, victims.Rows[0].Creates);
     }
 
     [TestMethod]
@@ -369,13 +367,13 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(40, 2, DirObject + 8, DirKey, other, TwoMiB);
         t.Create(50, 0, 0x71, Reader, B + @"\y", 2);
         var (buffers, victims) = t.Build();
-        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r[buffers.Spec.IndexOf("Process")] == process)[buffers.Spec.IndexOf("Victim Processes")]!;
+        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r.Process == process).VictimProcesses!;
         Assert.AreEqual("builder.exe (200)", VictimsOf("watcher.exe"));
         Assert.AreEqual("reader.exe (300)", VictimsOf("indexer.exe"));
         Assert.AreEqual(2, victims.Rows.Count);
-        Assert.AreEqual(A, victims.Rows.Single(r => (string?)r[0] == "builder.exe")[victims.Spec.IndexOf("Directory")]);
-        Assert.AreEqual(B, victims.Rows.Single(r => (string?)r[0] == "reader.exe")[victims.Spec.IndexOf("Directory")]);
-        Assert.IsTrue(victims.Rows.All(r => (long)r[victims.Spec.IndexOf("Watchers")]! == 1));
+        Assert.AreEqual(A, victims.Rows.Single(r => r.Process == "builder.exe").Directory);
+        Assert.AreEqual(B, victims.Rows.Single(r => r.Process == "reader.exe").Directory);
+        Assert.IsTrue(victims.Rows.All(r => (long)r.Watchers! == 1));
     }
 
     [TestMethod]
@@ -386,7 +384,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(50_010, 0xAAAA, 1, 0);
         t.Cleanup(50_020, 0xBBBB);
         var (_, victims) = t.Build();
-        Assert.IsFalse(victims.Rows.Any(r => (string)r[0]! == "reader.exe"));
+        Assert.IsFalse(victims.Rows.Any(r => r.Process == "reader.exe"));
     }
 
     [TestMethod]
@@ -396,7 +394,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(60_000, 0xCCCC, 0xDDDD, Reader, $@"{Dir}\existing.txt", disposition: 3);
         t.OperationEnd(60_010, 0xCCCC, 1, 0); // FILE_OPENED
         var (_, victims) = t.Build();
-        Assert.IsFalse(victims.Rows.Any(r => (string)r[0]! == "reader.exe"));
+        Assert.IsFalse(victims.Rows.Any(r => r.Process == "reader.exe"));
     }
 
     [TestMethod]
@@ -411,11 +409,11 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(50, 2, 0, 0xC0000120); // STATUS_CANCELLED
         t.Create(60, 0, 0x71, Builder, $@"{Dir}\b", 2);
         var (buffers, victims) = t.Build();
-        Assert.AreEqual(2L, Cell(buffers, 0, "Arms"));
-        Assert.AreEqual(1L, Cell(buffers, 0, "Completions"));
-        Assert.AreEqual(30L, Cell(buffers, 0, "Last Completion"));
-        Assert.AreEqual(50L, Cell(buffers, 0, "Watch End"), "the cancel ended the watch");
-        Assert.AreEqual(1L, Cell(victims, 0, "Creates"), "the create after the cancel is not counted");
+        Assert.AreEqual(2L, buffers.Rows[0].Arms);
+        Assert.AreEqual(1L, buffers.Rows[0].Completions);
+        Assert.AreEqual(30L, buffers.Rows[0].LastCompletion);
+        Assert.AreEqual(50L, buffers.Rows[0].WatchEnd, "the cancel ended the watch");
+        Assert.AreEqual(1L, victims.Rows[0].Creates, "the create after the cancel is not counted");
     }
 
     [TestMethod]
@@ -426,11 +424,11 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(10, 1, DirObject, DirKey, Watcher, TwoMiB); // an idle directory: no change, no completion
         t.DemandZero(70, Builder);
         var (buffers, _) = t.Build(traceEndNs: 5_000);
-        Assert.AreEqual(0L, Cell(buffers, 0, "Completions"));
-        Assert.IsNull(Cell(buffers, 0, "Last Completion"));
-        Assert.AreEqual(10L, Cell(buffers, 0, "First Arm"));
-        Assert.AreEqual(5_000L, Cell(buffers, 0, "Watch End"));
-        Assert.AreEqual(70L, Cell(t.Build().Buffers, 0, "Watch End"), "without the trace's end: the latest time the tracker was given");
+        Assert.AreEqual(0L, buffers.Rows[0].Completions);
+        Assert.IsNull(buffers.Rows[0].LastCompletion);
+        Assert.AreEqual(10L, buffers.Rows[0].FirstArm);
+        Assert.AreEqual(5_000L, buffers.Rows[0].WatchEnd);
+        Assert.AreEqual(70L, t.Build().Buffers.Rows[0].WatchEnd, "without the trace's end: the latest time the tracker was given");
     }
 
     [TestMethod]
@@ -449,9 +447,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(40, 0, 0x70, Builder, $@"{Dir}\a.txt", 2);
         Assert.AreEqual(0, t.WaitingChanges, "every watched directory is named: the create was placed as it came");
         var (buffers, victims) = t.Build(traceEndNs: 100);
-        int row = Enumerable.Range(0, buffers.Rows.Count).Single(r => (string?)Cell(buffers, r, "Directory") == $"FileKey 0x{Unnamed:X}");
-        Assert.AreEqual(20L, Cell(buffers, row, "Watch End"), "the cleanup ended it; the completion after it did not");
-        Assert.AreEqual(1L, Cell(victims, 0, "Creates"));
+        int row = Enumerable.Range(0, buffers.Rows.Count).Single(r => (string?)buffers.Rows[r].Directory == $"FileKey 0x{Unnamed:X}");
+        Assert.AreEqual(20L, buffers.Rows[row].WatchEnd, "the cleanup ended it; the completion after it did not");
+        Assert.AreEqual(1L, victims.Rows[0].Creates);
     }
 
     [TestMethod]
@@ -464,9 +462,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(30, 2, DirObject, DirKey, Watcher, 64 * 1024);
         var (buffers, _) = t.Build(traceEndNs: 100);
         Assert.AreEqual(2, buffers.Rows.Count);
-        int big = Enumerable.Range(0, 2).Single(r => (long?)Cell(buffers, r, "Buffer (bytes)") == TwoMiB);
-        Assert.AreEqual(30L, Cell(buffers, big, "Watch End"));
-        Assert.AreEqual(100L, Cell(buffers, 1 - big, "Watch End"), "still watching when the trace ended");
+        int big = Enumerable.Range(0, 2).Single(r => (long?)buffers.Rows[r].BufferBytes == TwoMiB);
+        Assert.AreEqual(30L, buffers.Rows[big].WatchEnd);
+        Assert.AreEqual(100L, buffers.Rows[1 - big].WatchEnd, "still watching when the trace ended");
     }
 
     [TestMethod]
@@ -480,8 +478,8 @@ public sealed class DirectoryNotifyTrackerTests
         t.Cleanup(45, DirObject + 8);
         var (buffers, _) = t.Build(traceEndNs: 100);
         Assert.AreEqual(1, buffers.Rows.Count);
-        Assert.AreEqual(10L, Cell(buffers, 0, "First Arm"));
-        Assert.AreEqual(45L, Cell(buffers, 0, "Watch End"));
+        Assert.AreEqual(10L, buffers.Rows[0].FirstArm);
+        Assert.AreEqual(45L, buffers.Rows[0].WatchEnd);
     }
 
     [TestMethod]
@@ -497,9 +495,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(31, 2, 100, 0);
         var (buffers, victims) = t.Build();
         Assert.AreEqual(2, buffers.Rows.Count);
-        Assert.IsTrue(buffers.Rows.All(r => (string)r[buffers.Spec.IndexOf("Victim Processes")]! == "builder.exe (200)"));
+        Assert.IsTrue(buffers.Rows.All(r => (string)r.VictimProcesses! == "builder.exe (200)"));
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual(2L, Cell(victims, 0, "Watchers"));
+        Assert.AreEqual(2L, victims.Rows[0].Watchers);
     }
 
     [TestMethod]
@@ -515,7 +513,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(6_001, 0, 0x72, second, $@"{Dir}\c", 2);
         var (_, victims) = t.Build();
         Assert.AreEqual(2, victims.Rows.Count);
-        CollectionAssert.AreEquivalent(new[] { 1L, 2L }, victims.Rows.Select(r => (long)r[victims.Spec.IndexOf("Creates")]!).ToArray());
+        CollectionAssert.AreEquivalent(new[] { 1L, 2L }, victims.Rows.Select(r => (long)r.Creates!).ToArray());
     }
 
     [TestMethod]
@@ -527,7 +525,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.FileName(DirKey, Dir);       // rundown names arrive at the end of the trace
         t.FileName(0x5555, Dir + @"\late.txt");
         var (_, victims) = t.Build();
-        Assert.AreEqual(1L, Cell(victims, 0, "Renames"));
+        Assert.AreEqual(1L, victims.Rows[0].Renames);
     }
 
     [TestMethod]
@@ -542,9 +540,9 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
         t.DemandZero(21, Builder);
         var (_, victims) = t.Build();
-        int row = victims.Rows.ToList().FindIndex(r => (string?)r[victims.Spec.IndexOf("Directory")] == Dir);
-        Assert.AreEqual(1L, Cell(victims, row, "Demand-Zero Faults"));
-        Assert.AreEqual(1L, Cell(victims, row, "File Operations"));
+        int row = victims.Rows.ToList().FindIndex(r => (string?)r.Directory == Dir);
+        Assert.AreEqual(1L, victims.Rows[row].DemandZeroFaults);
+        Assert.AreEqual(1L, victims.Rows[row].FileOperations);
     }
 
     [TestMethod]
@@ -565,8 +563,8 @@ public sealed class DirectoryNotifyTrackerTests
         t.Cleanup(30, DirObject);
         t.DemandZero(31, Builder);                                         // Other only
         var (_, victims) = t.Build();
-        long Faults(string dir) => (long)Cell(victims, victims.Rows.ToList().FindIndex(r =>
-            (string?)r[victims.Spec.IndexOf("Directory")] == dir && (string?)r[victims.Spec.IndexOf("Process")] == "builder.exe"), "Demand-Zero Faults")!;
+        long Faults(string dir) => (long)victims.Rows[victims.Rows.ToList().FindIndex(r =>
+            (string?)r.Directory == dir && (string?)r.Process == "builder.exe")].DemandZeroFaults!;
         Assert.AreEqual(5L, Faults(Dir));
         Assert.AreEqual(3L, Faults(Other));
     }
@@ -586,8 +584,8 @@ public sealed class DirectoryNotifyTrackerTests
         Assert.AreEqual(2, victims.Rows.Count);
         for (int i = 0; i < 2; i++)
         {
-            Assert.AreEqual(1L, Cell(victims, i, "File Operations"), (string?)Cell(victims, i, "Directory"));
-            Assert.AreEqual(1L, Cell(victims, i, "Creates"), (string?)Cell(victims, i, "Directory"));
+            Assert.AreEqual(1L, victims.Rows[i].FileOperations, (string?)victims.Rows[i].Directory);
+            Assert.AreEqual(1L, victims.Rows[i].Creates, (string?)victims.Rows[i].Directory);
         }
     }
 
@@ -612,7 +610,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.FileName(DirKey, Dir);
         var (_, victims) = t.Build();
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual(5L, Cell(victims, 0, "Deletes"), "12, 30, 39, 100 and 500: not 5 (before any watch), 40, 60 and 99 (between watches)");
+        Assert.AreEqual(5L, victims.Rows[0].Deletes, "12, 30, 39, 100 and 500: not 5 (before any watch), 40, 60 and 99 (between watches)");
     }
 
     [TestMethod]
@@ -630,7 +628,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(32, 0, 0x73, Builder, $@"{Dir}x\d", 2);                 // a sibling whose name starts the same: not inside
         t.Create(33, 0, 0x74, Builder, Dir, 2);                          // the directory itself: not inside it
         var (_, victims) = t.Build();
-        long Creates(string dir) => (long)Cell(victims, victims.Rows.ToList().FindIndex(r => (string?)r[victims.Spec.IndexOf("Directory")] == dir), "Creates")!;
+        long Creates(string dir) => (long)victims.Rows[victims.Rows.ToList().FindIndex(r => (string?)r.Directory == dir)].Creates!;
         Assert.AreEqual(2L, Creates(Dir));
         Assert.AreEqual(1L, Creates(Other));
     }
@@ -649,8 +647,8 @@ public sealed class DirectoryNotifyTrackerTests
         t.FileName(HandleA, Dir);
         t.FileName(HandleB, Dir);
         var (_, victims) = t.Build();
-        CollectionAssert.AreEqual(new[] { 2L, 1L }, victims.Rows.Select(r => (long)r[victims.Spec.IndexOf("Watchers")]!).ToArray());
-        Assert.IsTrue(victims.Rows.All(r => (long)r[victims.Spec.IndexOf("Deletes")]! == 1));
+        CollectionAssert.AreEqual(new[] { 2L, 1L }, victims.Rows.Select(r => (long)r.Watchers!).ToArray());
+        Assert.IsTrue(victims.Rows.All(r => (long)r.Deletes! == 1));
     }
 
     [TestMethod]
@@ -667,7 +665,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(40, 0, 0x71, Builder, $@"{Dir}\b", 2);
         var (_, victims) = t.Build();
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual(1L, Cell(victims, 0, "Creates"), "only b");
+        Assert.AreEqual(1L, victims.Rows[0].Creates, "only b");
     }
 
     [TestMethod]
@@ -688,13 +686,13 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(50, 2, 100, 0);
         var (buffers, victims) = t.Build(p => p.StandIn switch { 11 or 12 => Watcher, 21 => Builder, _ => p });
         Assert.AreEqual(1, buffers.Rows.Count);
-        Assert.AreEqual("watcher.exe", Cell(buffers, 0, "Process"));
-        Assert.AreEqual(2L, Cell(buffers, 0, "Arms"));
-        Assert.AreEqual(2L, Cell(buffers, 0, "Completions"));
-        Assert.AreEqual("builder.exe (200)", Cell(buffers, 0, "Victim Processes"));
+        Assert.AreEqual("watcher.exe", buffers.Rows[0].Process);
+        Assert.AreEqual(2L, buffers.Rows[0].Arms);
+        Assert.AreEqual(2L, buffers.Rows[0].Completions);
+        Assert.AreEqual("builder.exe (200)", buffers.Rows[0].VictimProcesses);
         Assert.AreEqual(1, victims.Rows.Count);
-        Assert.AreEqual(2L, Cell(victims, 0, "Creates"));
-        Assert.AreEqual(1L, Cell(victims, 0, "Demand-Zero Faults"));
+        Assert.AreEqual(2L, victims.Rows[0].Creates);
+        Assert.AreEqual(1L, victims.Rows[0].DemandZeroFaults);
     }
 
     [TestMethod]

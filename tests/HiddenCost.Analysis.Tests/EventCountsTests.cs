@@ -1,6 +1,8 @@
 using System.Text;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.TraceInfo;
 using HiddenCost.Synthetic.Etl;
 using HiddenCost.Synthetic.Events;
 using HiddenCost.TestSupport;
@@ -11,11 +13,13 @@ namespace HiddenCost.Analysis.Tests;
 [TestClass]
 public sealed class EventCountsTests
 {
-    private static long Count(Table t, string provider, string evt, string? header = null, string column = "Count") =>
-        t.Rows.Where(r => (string)r[0]! == provider && (string)r[2]! == evt && (header is null || (string)r[6]! == header))
-              .Sum(r => (long)r[t.Spec.IndexOf(column)]!);
+    private static long Count(Table<EventCountRow> t, string provider, string evt, string? header = null) =>
+        t.Rows.Where(r => r.Provider == provider && r.Event == evt && (header is null || r.Header == header)).Sum(r => r.Count);
 
-    private static Table Counts(string sample) => TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample))["Event Counts"];
+    private static long WithStack(Table<EventCountRow> t, string provider, string evt) =>
+        t.Rows.Where(r => r.Provider == provider && r.Event == evt).Sum(r => r.WithStack);
+
+    private static Table<EventCountRow> Counts(string sample) => TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample)).Table(EventCountsAnalysis.Definition);
 
     [TestMethod]
     public void Manifest_events_the_reader_decodes_are_named_without_embedded_schemas()
@@ -26,7 +30,7 @@ public sealed class EventCountsTests
         Assert.AreEqual(7L, Count(rundown, "Microsoft-Windows-DotNETRuntimeRundown", "CLRLoaderRundown/ModuleDCEnd"));
         Assert.AreEqual(0L, Count(rundown, "Microsoft-Windows-DotNETRuntimeRundown", "144"));
         // The synthetic samples carry no schemas at all: names as the manifests give them, matching what merged traces show.
-        var sample = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl"))["Event Counts"];
+        var sample = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl")).Table(EventCountsAnalysis.Definition);
         Assert.AreEqual(41L, Count(sample, "Microsoft-Windows-DotNETRuntime", "Contention/Start"));
         Assert.AreEqual(41L, Count(sample, "Microsoft-Windows-DotNETRuntime", "Contention/Stop"));
         Assert.AreEqual(352L, Count(sample, "Microsoft-Windows-RPC", "RpcClientCall/Start"));
@@ -49,7 +53,7 @@ public sealed class EventCountsTests
         Assert.AreEqual(670, Count(t, "Thread", "DCStart"));
         Assert.AreEqual(16_702, Count(t, "Microsoft-Windows-DotNETRuntimeRundown", "CLRMethodRundown/MethodDCEndVerbose"));
         Assert.AreEqual(3_534, Count(t, "KernelTraceControl", "DbgID_RSDS"));
-        Assert.AreEqual(179_474, t.Rows.Sum(r => (long)r[7]!));
+        Assert.AreEqual(179_474, t.Rows.Sum(r => r.Count));
     }
 
     [TestMethod]
@@ -58,10 +62,10 @@ public sealed class EventCountsTests
         var t = Counts("perfview/net.4.5.2.x64.etl.zip");
         // Kernel and user halves of one sample's stack count once; the set of (timestamp, thread) pairs with
         // a StackWalk event intersected with the samples' pairs has 6,318 members.
-        Assert.AreEqual(6_318, Count(t, "PerfInfo", "SampledProfile", column: "With Stack"));
-        long stackItems = t.Rows.Where(r => (string)r[6]! == "EVENT_HEADER").Sum(r => (long)r[8]!);
+        Assert.AreEqual(6_318, WithStack(t, "PerfInfo", "SampledProfile"));
+        long stackItems = t.Rows.Where(r => r.Header == "EVENT_HEADER").Sum(r => r.WithStack);
         Assert.AreEqual(655, stackItems, "EVENT_HEADER events with a STACK_TRACE64 item");
-        Assert.AreEqual(0, Count(t, "KernelTraceControl", "ImageID", column: "With Stack"));
+        Assert.AreEqual(0, WithStack(t, "KernelTraceControl", "ImageID"));
     }
 
     [TestMethod]
@@ -71,8 +75,8 @@ public sealed class EventCountsTests
         Assert.AreEqual(23_367, Count(t, "Image", "DCEnd"));
         Assert.AreEqual(6_719, Count(t, "Thread", "DCEnd"));
         Assert.AreEqual(360, Count(t, "Process", "DCEnd"));
-        var tl = t.Rows.Where(r => (string)r[0]! == "CSharpTraceLoggingEventSource").ToArray();
-        Assert.AreEqual(70, tl.Sum(r => (long)r[8]!), "TraceLogging events with stacks");
+        var tl = t.Rows.Where(r => r.Provider == "CSharpTraceLoggingEventSource").ToArray();
+        Assert.AreEqual(70, tl.Sum(r => r.WithStack), "TraceLogging events with stacks");
         Assert.AreEqual(10, Count(t, "CSharpTraceLoggingEventSource", "MarkString"));
     }
 
@@ -85,20 +89,20 @@ public sealed class EventCountsTests
         Assert.AreEqual(14_983, Count(t, "Microsoft-Windows-DotNETRuntime", "CLRStack/CLRStackWalk"));
         Assert.AreEqual(10_382, Count(t, "Microsoft-Windows-DotNETRuntime", "GarbageCollection/GCAllocationTick"));
         Assert.AreEqual(4, Count(t, "Microsoft-Windows-DNS-Client", "DnsServerForInterface"), "a provider named only by its schema");
-        Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! == "1c95126e-7eea-49a9-a3fe-a378b03ddb4d"));
+        Assert.AreEqual(0, t.Rows.Count(r => r.Provider == "1c95126e-7eea-49a9-a3fe-a378b03ddb4d"));
         // EventSources log their own manifests (ManifestData, 65534), which name them and their events too.
         Assert.AreEqual(53, Count(t, "PerfView", "PerfViewLog"));
         Assert.AreEqual(2, Count(t, "PerfView", "ManifestData"));
         Assert.AreEqual(3, Count(t, "System.Threading.Tasks.TplEventSource", "TaskScheduled/Send"));
         Assert.AreEqual(1, Count(t, "System.Diagnostics.Eventing.FrameworkEventSource", "ManifestData"));
-        Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! is "a8a71ac1-040f-54a2-07ca-00a89b5ab761" or "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5"));
+        Assert.AreEqual(0, t.Rows.Count(r => r.Provider is "a8a71ac1-040f-54a2-07ca-00a89b5ab761" or "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5"));
         // Events nothing describes keep their number.
         Assert.AreEqual(264, Count(t, "Microsoft-Windows-DotNETRuntimePrivate", "10"));
         // 763fd754-… is the runtime's Private provider (PerfView's ClrPrivateTraceEventParser), not its Stress one.
-        long privateEvents = t.Rows.Where(r => (Guid)r[1]! == new Guid("763fd754-7086-4dfe-95eb-c01a46faf4ca")).Sum(r => (long)r[7]!);
+        long privateEvents = t.Rows.Where(r => r.ProviderId == new Guid("763fd754-7086-4dfe-95eb-c01a46faf4ca")).Sum(r => r.Count);
         Assert.AreEqual(1_627, privateEvents);
-        Assert.AreEqual(privateEvents, t.Rows.Where(r => (string)r[0]! == "Microsoft-Windows-DotNETRuntimePrivate").Sum(r => (long)r[7]!));
-        Assert.AreEqual(0, t.Rows.Count(r => (string)r[0]! == "Microsoft-Windows-DotNETRuntimeStress"));
+        Assert.AreEqual(privateEvents, t.Rows.Where(r => r.Provider == "Microsoft-Windows-DotNETRuntimePrivate").Sum(r => r.Count));
+        Assert.AreEqual(0, t.Rows.Count(r => r.Provider == "Microsoft-Windows-DotNETRuntimeStress"));
     }
 
     [TestMethod]
@@ -131,28 +135,28 @@ public sealed class EventCountsTests
     public void Powershell_trace_holds_112_manifest_events()
     {
         var t = Counts("krabsetw/powershell.etl");
-        Assert.AreEqual(112, t.Rows.Where(r => (string)r[0]! == "Microsoft-Windows-PowerShell").Sum(r => (long)r[7]!));
+        Assert.AreEqual(112, t.Rows.Where(r => r.Provider == "Microsoft-Windows-PowerShell").Sum(r => r.Count));
     }
 
     [TestMethod]
     public void SelfDescribingSingleEvent_holds_one_tracelogging_event()
     {
         var t = Counts("perfview/SelfDescribingSingleEvent.etl");
-        var eventHeaderRows = t.Rows.Where(r => (string)r[6]! == "EVENT_HEADER").ToArray();
+        var eventHeaderRows = t.Rows.Where(r => r.Header == "EVENT_HEADER").ToArray();
         Assert.AreEqual(1, eventHeaderRows.Length);
-        Assert.AreEqual(1L, eventHeaderRows[0][7]);
+        Assert.AreEqual(1L, eventHeaderRows[0].Count);
     }
 
     [TestMethod]
     public void Kernel_events_report_id_zero_and_the_group_task_guid()
     {
         var t = Counts("perfview/net.4.5.2.x64.etl.zip");
-        var sample = t.Rows.Single(r => (string)r[0]! == "PerfInfo" && (string)r[2]! == "SampledProfile");
-        Assert.AreEqual(new Guid("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc"), sample[1]);
-        Assert.AreEqual(0L, sample[3]);
-        Assert.AreEqual(46L, sample[4]);
-        Assert.AreEqual(2L, sample[5]);
-        Assert.AreEqual("PERFINFO", sample[6]);
+        var sample = t.Rows.Single(r => r.Provider == "PerfInfo" && r.Event == "SampledProfile");
+        Assert.AreEqual(new Guid("ce1dbfb4-137e-4da6-87b0-3f59aa102cbc"), sample.ProviderId);
+        Assert.AreEqual(0L, sample.Id);
+        Assert.AreEqual(46L, sample.Opcode);
+        Assert.AreEqual(2L, sample.Version);
+        Assert.AreEqual("PERFINFO", sample.Header);
     }
 
     [TestMethod]
@@ -182,7 +186,7 @@ public sealed class EventCountsTests
         writer.Save(path);
         try
         {
-            var table = TraceAnalyzer.Analyze(path)["Event Counts"];
+            var table = TraceAnalyzer.Analyze(path).Table(EventCountsAnalysis.Definition);
             Assert.AreEqual(2L, Count(table, "Tester", "First"));
             Assert.AreEqual(1L, Count(table, "Tester", "Second"));
             Assert.AreEqual(1L, Count(table, provider.ToString(), "0"), "no metadata: the provider's GUID and the event's id");
@@ -216,10 +220,10 @@ public sealed class EventCountsTests
         try
         {
             var result = TraceAnalyzer.Analyze(path);
-            var table = result["Event Counts"];
-            Assert.AreEqual(1L, Count(table, "PerfInfo", "SysClEnter", column: "With Stack"));
-            Assert.AreEqual(0L, Count(table, "PerfInfo", "SysClExit", column: "With Stack"));
-            Assert.IsTrue(result["Trace Info"].Notes.Any(n => n.StartsWith("1 events are earlier than the event before them")), "the reader saw the inversion");
+            var table = result.Table(EventCountsAnalysis.Definition);
+            Assert.AreEqual(1L, WithStack(table, "PerfInfo", "SysClEnter"));
+            Assert.AreEqual(0L, WithStack(table, "PerfInfo", "SysClExit"));
+            Assert.IsTrue(result.Table(TraceInfoAnalysis.Definition).Notes.Texts().Any(n => n.StartsWith("1 events are earlier than the event before them")), "the reader saw the inversion");
         }
         finally
         {

@@ -64,7 +64,7 @@ public sealed class EventLogNamingTests
     [TestMethod]
     public void Table_has_the_issue_columns_in_order_with_time_roles()
     {
-        var spec = EventLogTables.RenderCost;
+        var spec = EventLogTables.RenderCost.Spec;
         CollectionAssert.AreEqual(new[]
         {
             "Process", "PID", "On Behalf Of", "On Behalf Of PID", "Log", "Renders", "Queries", "Service CPU (ms)",

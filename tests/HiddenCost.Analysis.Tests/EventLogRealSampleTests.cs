@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tables.EventLog;
 using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
@@ -21,12 +22,12 @@ public sealed class EventLogRealSampleTests
     {
         var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample));
         Assert.IsNull(result.Error);
-        var table = result[Table];
-        Assert.AreEqual(0, table.Rows.Count);
+        var table = result.Tables.Single(t => t.Spec.Name == Table);
+        Assert.AreEqual(0, table.RowCount);
         // AMSITrace lost 3 events while recording: every table says so too.
-        var notes = table.Notes.Where(n => !n.StartsWith("ETW lost 3 events", StringComparison.Ordinal)).ToList();
-        Assert.AreEqual(sample == "etl-parser/AMSITrace.etl" ? 2 : 1, table.Notes.Count, string.Join(" | ", table.Notes));
-        Assert.AreEqual(1, notes.Count, string.Join(" | ", table.Notes));
+        var notes = table.Notes.Texts().Where(n => !n.StartsWith("ETW lost 3 events", StringComparison.Ordinal)).ToList();
+        Assert.AreEqual(sample == "etl-parser/AMSITrace.etl" ? 2 : 1, table.Notes.Texts().Count, string.Join(" | ", table.Notes.Texts()));
+        Assert.AreEqual(1, notes.Count, string.Join(" | ", table.Notes.Texts()));
         StringAssert.Contains(notes[0], "wpr -start MultiProfile.wprp!EventLog");
     }
 
@@ -36,6 +37,6 @@ public sealed class EventLogRealSampleTests
     public void Sample_with_the_service_but_no_rpc_events_says_so(string sample, string service)
     {
         var table = TraceAnalyzer.Analyze(SharedFolder.EtlSample(sample))[Table];
-        StringAssert.StartsWith(table.Notes[0], $"The EventLog service ({service}) is in the trace but no Microsoft-Windows-RPC call events are");
+        StringAssert.StartsWith(table.Notes.Texts()[0], $"The EventLog service ({service}) is in the trace but no Microsoft-Windows-RPC call events are");
     }
 }

@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tables.EventLog;
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
@@ -42,29 +43,29 @@ public sealed class EventLogScenarioTests
     {
         var (result, truth) = Run(options, settings);
         Assert.IsNull(result.Error, variant);
-        var t = result[TableName];
-        Assert.AreEqual(truth.Clients.Count, t.Rows.Count, $"{variant}: {string.Join(" | ", t.Notes)}");
-        Assert.AreEqual(0, t.Notes.Count, $"{variant}: {string.Join(" | ", t.Notes)}");
+        var t = result.Table(EventLogTables.RenderCost);
+        Assert.AreEqual(truth.Clients.Count, t.Rows.Count, $"{variant}: {string.Join(" | ", t.Notes.Texts())}");
+        Assert.AreEqual(0, t.Notes.Texts().Count, $"{variant}: {string.Join(" | ", t.Notes.Texts())}");
         foreach (var c in truth.Clients)
         {
-            int row = Enumerable.Range(0, t.Rows.Count).Single(r => (long?)t.Cell(r, "PID") == c.Pid);
+            int row = Enumerable.Range(0, t.RowCount).Single(r => (long?)t.Rows[r].Pid == c.Pid);
             string what = $"{variant}, {c.Process}";
-            Assert.AreEqual(c.Process, t.Cell(row, "Process"), what);
-            Assert.AreEqual(c.OnBehalfOf, t.Cell(row, "On Behalf Of"), what);
-            Assert.AreEqual((long?)c.OnBehalfOfPid, t.Cell(row, "On Behalf Of PID"), what);
-            Assert.AreEqual(c.Log, t.Cell(row, "Log"), what);
-            Assert.AreEqual((long)c.Renders, t.Cell(row, "Renders"), what);
-            Assert.AreEqual((long)c.Queries, t.Cell(row, "Queries"), what);
-            Within(c.ServiceCpuMs, t.Cell(row, "Service CPU (ms)"), what + " Service CPU");
-            Within(c.CpuPerMessageMs, t.Cell(row, "CPU per Message (ms)"), what + " CPU per Message");
-            Assert.AreEqual((long)c.RegistryOps, t.Cell(row, "Registry Ops"), what);
+            Assert.AreEqual(c.Process, t.Rows[row].Process, what);
+            Assert.AreEqual(c.OnBehalfOf, t.Rows[row].OnBehalfOf, what);
+            Assert.AreEqual((long?)c.OnBehalfOfPid, t.Rows[row].OnBehalfOfPid, what);
+            Assert.AreEqual(c.Log, t.Rows[row].Log, what);
+            Assert.AreEqual((long)c.Renders, t.Rows[row].Renders, what);
+            Assert.AreEqual((long)c.Queries, t.Rows[row].Queries, what);
+            Within(c.ServiceCpuMs, t.Rows[row].ServiceCpuMs, what + " Service CPU");
+            Within(c.CpuPerMessageMs, t.Rows[row].CpuPerMessageMs, what + " CPU per Message");
+            Assert.AreEqual((long)c.RegistryOps, t.Rows[row].RegistryOps, what);
             Assert.AreEqual(13.0, c.RegistryOpsPerMessage, what + ": the scenario's own figure");
-            Within(c.RegistryOpsPerMessage, t.Cell(row, "Registry Ops per Message"), what + " Registry Ops per Message");
-            Within(c.EvtxReadBytes / (1024.0 * 1024.0), t.Cell(row, "Evtx Read (MB)"), what + " Evtx Read");
-            Within(c.MessagesPerSecond, t.Cell(row, "Messages per Second"), what + " Messages per Second");
-            Assert.AreEqual(c.WmiQuery, t.Cell(row, "WMI Query"), what);
-            Assert.AreEqual(c.FirstNs, t.Cell(row, "First"), what);
-            Assert.AreEqual(c.LastNs, t.Cell(row, "Last"), what);
+            Within(c.RegistryOpsPerMessage, t.Rows[row].RegistryOpsPerMessage, what + " Registry Ops per Message");
+            Within(c.EvtxReadBytes / (1024.0 * 1024.0), t.Rows[row].EvtxReadMb, what + " Evtx Read");
+            Within(c.MessagesPerSecond, t.Rows[row].MessagesPerSecond, what + " Messages per Second");
+            Assert.AreEqual(c.WmiQuery, t.Rows[row].WmiQuery, what);
+            Assert.AreEqual(c.FirstNs, t.Rows[row].First, what);
+            Assert.AreEqual(c.LastNs, t.Rows[row].Last, what);
         }
     }
 
@@ -72,11 +73,11 @@ public sealed class EventLogScenarioTests
     public void Registry_work_of_another_svchost_and_other_wmi_clients_is_not_counted()
     {
         var (result, truth) = Run(new EventLogRenderOptions { WmiRenders = 60, ViewerRenders = 30 }, new TraceBuilderSettings());
-        var t = result[TableName];
+        var t = result.Table(EventLogTables.RenderCost);
         Assert.IsTrue(truth.OtherServiceRegistryOps > 0, "the scenario has another svchost reading the registry");
-        long counted = t.Rows.Sum(r => (long)r[t.Spec.IndexOf("Registry Ops")]!);
+        long counted = t.Rows.Sum(r => (long)r.RegistryOps!);
         Assert.AreEqual(truth.Clients.Sum(c => (long)c.RegistryOps), counted);
-        var pids = t.Rows.SelectMany(r => new[] { (long?)r[t.Spec.IndexOf("PID")], (long?)r[t.Spec.IndexOf("On Behalf Of PID")] }).ToArray();
+        var pids = t.Rows.SelectMany(r => new[] { (long?)r.Pid, (long?)r.OnBehalfOfPid }).ToArray();
         CollectionAssert.DoesNotContain(pids, (long?)truth.OtherServicePid);
         CollectionAssert.DoesNotContain(pids, (long?)truth.EventLogServicePid);
         CollectionAssert.DoesNotContain(pids, (long?)truth.NonEventLogWmiClientPid, "a WMI client that queried something else");
@@ -86,11 +87,11 @@ public sealed class EventLogScenarioTests
     public void Committed_synthetic_sample_shows_the_wmi_host_working_for_the_inventory_agent()
     {
         var path = Path.Combine(TestSupport.SharedFolder.RepositoryRoot, "samples", "event-log-render.etl");
-        var t = TraceAnalyzer.Analyze(path)[TableName];
-        int row = Enumerable.Range(0, t.Rows.Count).Single(r => (string?)t.Cell(r, "Process") == "WmiPrvSE.exe");
-        Assert.AreEqual("InventoryAgent.exe", t.Cell(row, "On Behalf Of"));
-        Assert.AreEqual("Application", t.Cell(row, "Log"));
-        Assert.AreEqual(EventLogRender.WmiQueryText, t.Cell(row, "WMI Query"));
-        Assert.AreEqual(13.0, (double)t.Cell(row, "Registry Ops per Message")!, 1e-9);
+        var t = TraceAnalyzer.Analyze(path).Table(EventLogTables.RenderCost);
+        int row = Enumerable.Range(0, t.RowCount).Single(r => (string?)t.Rows[r].Process == "WmiPrvSE.exe");
+        Assert.AreEqual("InventoryAgent.exe", t.Rows[row].OnBehalfOf);
+        Assert.AreEqual("Application", t.Rows[row].Log);
+        Assert.AreEqual(EventLogRender.WmiQueryText, t.Rows[row].WmiQuery);
+        Assert.AreEqual(13.0, (double)t.Rows[row].RegistryOpsPerMessage!, 1e-9);
     }
 }

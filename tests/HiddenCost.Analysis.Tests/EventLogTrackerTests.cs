@@ -12,13 +12,12 @@ public sealed class EventLogTrackerTests
     private const int WmiHost = 5000, WmiHostThread = 5001, Manager = 6000;
     private const long RenderCpu = 500_000, QueryCpu = 200_000, Chunk = 64 * 1024;
 
-    private static object? Cell(Table t, int row, string column) => t.Cell(row, column);
 
-    private static int Row(Table t, string process, string log) =>
-        Enumerable.Range(0, t.Rows.Count).Single(r => (string?)Cell(t, r, "Process") == process && (string?)Cell(t, r, "Log") == log);
+    private static int Row(Table<RenderCostRow> t, string process, string log) =>
+        Enumerable.Range(0, t.RowCount).Single(r => (string?)t.Rows[r].Process == process && (string?)t.Rows[r].Log == log);
 
-    private static long RendersOnBehalfOf(Table t, string client) =>
-        Enumerable.Range(0, t.Rows.Count).Where(r => (string?)Cell(t, r, "On Behalf Of") == client).Sum(r => (long)Cell(t, r, "Renders")!);
+    private static long RendersOnBehalfOf(Table<RenderCostRow> t, string client) =>
+        Enumerable.Range(0, t.RowCount).Where(r => (string?)t.Rows[r].OnBehalfOf == client).Sum(r => (long)t.Rows[r].Renders!);
 
     private static EventLogScript ReaderScript() => new EventLogScript().WithProcesses((Reader, "reader.exe"), (Agent, "agent.exe"),
         (WmiHost, "WmiPrvSE.exe"), (Manager, "mgmtagent.exe"));
@@ -38,23 +37,23 @@ public sealed class EventLogTrackerTests
         var table = s.Tracker.Build(s.Now);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
-        Assert.AreEqual((long)Reader, Cell(table, 0, "PID"));
-        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
-        Assert.IsNull(Cell(table, 0, "On Behalf Of PID"));
-        Assert.AreEqual("Application", Cell(table, 0, "Log"));
-        Assert.AreEqual(10L, Cell(table, 0, "Renders"));
-        Assert.AreEqual(2L, Cell(table, 0, "Queries"));
-        Assert.AreEqual(5.4, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-9, "2 × 0.2 ms queries + 10 × 0.5 ms renders");
-        Assert.AreEqual(0.54, (double)Cell(table, 0, "CPU per Message (ms)")!, 1e-9);
-        Assert.AreEqual(130L, Cell(table, 0, "Registry Ops"), "KCB create/delete and the other svchost's registry work are not counted");
-        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
-        Assert.AreEqual(0.125, Cell(table, 0, "Evtx Read (MB)"));
-        Assert.AreEqual(first, Cell(table, 0, "First"));
-        Assert.AreEqual(last, Cell(table, 0, "Last"));
-        Assert.AreEqual(10 / ((last - first) / 1e9), (double)Cell(table, 0, "Messages per Second")!, 1e-6);
-        Assert.IsNull(Cell(table, 0, "WMI Query"));
-        Assert.AreEqual(0, table.Notes.Count, string.Join(" | ", table.Notes));
+        Assert.AreEqual("reader.exe", table.Rows[0].Process);
+        Assert.AreEqual((long)Reader, table.Rows[0].Pid);
+        Assert.IsNull(table.Rows[0].OnBehalfOf);
+        Assert.IsNull(table.Rows[0].OnBehalfOfPid);
+        Assert.AreEqual("Application", table.Rows[0].Log);
+        Assert.AreEqual(10L, table.Rows[0].Renders);
+        Assert.AreEqual(2L, table.Rows[0].Queries);
+        Assert.AreEqual(5.4, (double)table.Rows[0].ServiceCpuMs!, 1e-9, "2 × 0.2 ms queries + 10 × 0.5 ms renders");
+        Assert.AreEqual(0.54, (double)table.Rows[0].CpuPerMessageMs!, 1e-9);
+        Assert.AreEqual(130L, table.Rows[0].RegistryOps, "KCB create/delete and the other svchost's registry work are not counted");
+        Assert.AreEqual(13.0, table.Rows[0].RegistryOpsPerMessage);
+        Assert.AreEqual(0.125, table.Rows[0].EvtxReadMb);
+        Assert.AreEqual(first, table.Rows[0].First);
+        Assert.AreEqual(last, table.Rows[0].Last);
+        Assert.AreEqual(10 / ((last - first) / 1e9), (double)table.Rows[0].MessagesPerSecond!, 1e-6);
+        Assert.IsNull(table.Rows[0].WmiQuery);
+        Assert.AreEqual(0, table.Notes.Texts().Count, string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -76,12 +75,12 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 2; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = t.Build(s.Now);
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(5L, Cell(table, 0, "Renders"), "every render counts");
-        Assert.AreEqual(1.0, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-9, "only the two renders the kernel events cover");
-        Assert.AreEqual(0.5, (double)Cell(table, 0, "CPU per Message (ms)")!, 1e-9);
-        Assert.AreEqual(26L, Cell(table, 0, "Registry Ops"));
-        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("3 service calls began on a processor before its first context switch")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(5L, table.Rows[0].Renders, "every render counts");
+        Assert.AreEqual(1.0, (double)table.Rows[0].ServiceCpuMs!, 1e-9, "only the two renders the kernel events cover");
+        Assert.AreEqual(0.5, (double)table.Rows[0].CpuPerMessageMs!, 1e-9);
+        Assert.AreEqual(26L, table.Rows[0].RegistryOps);
+        Assert.AreEqual(13.0, table.Rows[0].RegistryOpsPerMessage);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("3 service calls began on a processor before its first context switch")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -100,8 +99,8 @@ public sealed class EventLogTrackerTests
         }
         var table = t.Build(5_000_000);
         Assert.AreEqual(0, table.Rows.Count);
-        Assert.IsTrue(table.Notes.Any(n => n.Contains("no MS-EVEN6 call: nobody read an event log through the service's query and render calls")), string.Join(" | ", table.Notes));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 calls on the legacy MS-EVEN interface by reader.exe (3000)")), string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.Contains("no MS-EVEN6 call: nobody read an event log through the service's query and render calls")), string.Join(" | ", table.Notes.Texts()));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("2 calls on the legacy MS-EVEN interface by reader.exe (3000)")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -123,10 +122,10 @@ public sealed class EventLogTrackerTests
         }
         var table = t.Build(20_000_000);
         Assert.AreEqual(1, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(",", r))));
-        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
-        Assert.AreEqual(10L, Cell(table, 0, "Renders"));
-        Assert.AreEqual(0.5005, (double)Cell(table, 0, "CPU per Message (ms)")!, 1e-9);
-        Assert.AreEqual(0, table.Notes.Count(n => n.Contains("matched no client") || n.Contains("no matching call")), string.Join(" | ", table.Notes));
+        Assert.AreEqual("reader.exe", table.Rows[0].Process);
+        Assert.AreEqual(10L, table.Rows[0].Renders);
+        Assert.AreEqual(0.5005, (double)table.Rows[0].CpuPerMessageMs!, 1e-9);
+        Assert.AreEqual(0, table.Notes.Texts().Count(n => n.Contains("matched no client") || n.Contains("no matching call")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -143,10 +142,10 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(1_500_000, 1, Reader, ReaderThread, RpcSide.Client);
         t.RpcCallStop(1_500_000 + Even6CallMatcher.StopSkewNs + 1, 0, ServicePid, ServiceThread, RpcSide.Server);
         var table = t.Build(5_000_000);
-        Assert.AreEqual(1, table.Rows.Count, string.Join(" | ", table.Notes));
-        Assert.AreEqual((1L, 13L), ((long)Cell(table, 0, "Renders")!, (long)Cell(table, 0, "Registry Ops")!));
-        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 service calls logged no stop within 0.1 ms after their client returned")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1, table.Rows.Count, string.Join(" | ", table.Notes.Texts()));
+        Assert.AreEqual((1L, 13L), ((long)table.Rows[0].Renders!, (long)table.Rows[0].RegistryOps!));
+        Assert.AreEqual("reader.exe", table.Rows[0].Process);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 service calls logged no stop within 0.1 ms after their client returned")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -167,11 +166,11 @@ public sealed class EventLogTrackerTests
         t.ContextSwitch(71_530_000, 0, 0, ServiceThread);
         var table = t.Build(100_000_000);
         int reader = Row(table, "reader.exe", "Unknown");
-        Assert.AreEqual(1L, Cell(table, reader, "Renders"));
-        Assert.AreEqual(0.51, (double)Cell(table, reader, "Service CPU (ms)")!, 1e-9, "from the call's start to the thread's switch-out");
-        Assert.AreEqual(0L, Cell(table, reader, "Registry Ops"));
-        Assert.IsFalse(table.Rows.Any(r => (string?)r[table.Spec.IndexOf("Process")] == "Unknown"), "no service-only row");
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("had not finished when the trace ended")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1L, table.Rows[reader].Renders);
+        Assert.AreEqual(0.51, (double)table.Rows[reader].ServiceCpuMs!, 1e-9, "from the call's start to the thread's switch-out");
+        Assert.AreEqual(0L, table.Rows[reader].RegistryOps);
+        Assert.IsFalse(table.Rows.Any(r => (string?)r.Process == "Unknown"), "no service-only row");
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("had not finished when the trace ended")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -188,7 +187,7 @@ public sealed class EventLogTrackerTests
         t.RpcCallStart(2_000_000, 1, Reader, ReaderThread, RpcSide.Client, Even6.InterfaceId, Even6.QueryNext, 3);
         t.RpcCallStop(2_100_000, 1, Reader, ReaderThread, RpcSide.Client);
         var table = t.Build(5_000_000);
-        Assert.AreEqual(0.59, (double)Cell(table, Row(table, "reader.exe", "Unknown"), "Service CPU (ms)")!, 1e-9);
+        Assert.AreEqual(0.59, (double)table.Rows[Row(table, "reader.exe", "Unknown")].ServiceCpuMs!, 1e-9);
     }
 
     [TestMethod]
@@ -204,10 +203,10 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(1_500_000 + Even6CallMatcher.StopSkewNs + 1, 0, ServicePid, ServiceThread, RpcSide.Server);
         t.RpcCallStop(1_700_000, 2, Agent, AgentThread, RpcSide.Client);
         var table = t.Build(5_000_000);
-        Assert.AreEqual(1L, Cell(table, Row(table, "reader.exe", "Unknown"), "Renders"));
-        Assert.AreEqual(1L, Cell(table, Row(table, "agent.exe", "Unknown"), "Renders"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("logged no stop within 0.1 ms")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1L, table.Rows[Row(table, "reader.exe", "Unknown")].Renders);
+        Assert.AreEqual(1L, table.Rows[Row(table, "agent.exe", "Unknown")].Renders);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes.Texts()));
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("logged no stop within 0.1 ms")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -234,8 +233,8 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 2; i++) s.Call(Agent, AgentThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         s.Rundown();
         var table = t.Build(s.Now);
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("5 renders take their Log from a query whose service call could have been another reader's")),
-            string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("5 renders take their Log from a query whose service call could have been another reader's")),
+            string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -247,7 +246,7 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 3; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("could have been another reader's")), string.Join(" | ", table.Notes));
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("could have been another reader's")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -263,9 +262,9 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 7; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
-        Assert.AreEqual(10L, table.Rows.Where(r => (string?)r[table.Spec.IndexOf("Log")] == "Application").Sum(r => (long)r[table.Spec.IndexOf("Renders")]!));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("7 renders belong to queries whose service calls read no .evtx file in the trace")),
-            string.Join(" | ", table.Notes));
+        Assert.AreEqual(10L, table.Rows.Where(r => (string?)r.Log == "Application").Sum(r => (long)r.Renders!));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("7 renders belong to queries whose service calls read no .evtx file in the trace")),
+            string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -279,9 +278,9 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 2; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
-        long Renders(string log) => table.Rows.Where(r => (string?)r[table.Spec.IndexOf("Log")] == log).Sum(r => (long)r[table.Spec.IndexOf("Renders")]!);
+        long Renders(string log) => table.Rows.Where(r => (string?)r.Log == log).Sum(r => (long)r.Renders!);
         Assert.AreEqual((1L, 2L), (Renders("Application"), Renders("System")));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("read no .evtx file")), string.Join(" | ", table.Notes));
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("read no .evtx file")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -298,7 +297,7 @@ public sealed class EventLogTrackerTests
         t.ContextSwitch(1_700_000, 0, 0, ServiceThread);                     // after the call: not counted
         t.RpcCallStop(1_560_000, 3, Reader, ReaderThread, RpcSide.Client);
         var table = t.Build(2_000_000);
-        Assert.AreEqual(0.15, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(0.15, (double)table.Rows[0].ServiceCpuMs!, 1e-12);
     }
 
     [TestMethod]
@@ -326,11 +325,11 @@ public sealed class EventLogTrackerTests
 
         Assert.AreEqual(2, table.Rows.Count);
         int reader = Row(table, "reader.exe", "Unknown"), agent = Row(table, "agent.exe", "Unknown");
-        Assert.AreEqual(0.3, (double)Cell(table, reader, "Service CPU (ms)")!, 1e-12);
-        Assert.AreEqual(13L, Cell(table, reader, "Registry Ops"));
-        Assert.AreEqual(0.7, (double)Cell(table, agent, "Service CPU (ms)")!, 1e-12);
-        Assert.AreEqual(26L, Cell(table, agent, "Registry Ops"));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("match")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(0.3, (double)table.Rows[reader].ServiceCpuMs!, 1e-12);
+        Assert.AreEqual(13L, table.Rows[reader].RegistryOps);
+        Assert.AreEqual(0.7, (double)table.Rows[agent].ServiceCpuMs!, 1e-12);
+        Assert.AreEqual(26L, table.Rows[agent].RegistryOps);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("match")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -350,8 +349,8 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(1_960_000, 3, Agent, AgentThread, RpcSide.Client);
         s.Rundown();
         var table = t.Build(2_000_000);
-        Assert.AreEqual(4096 / EventLogTables.BytesPerMegabyte, Cell(table, Row(table, "reader.exe", "Application"), "Evtx Read (MB)"));
-        Assert.AreEqual(8192 / EventLogTables.BytesPerMegabyte, Cell(table, Row(table, "agent.exe", "System"), "Evtx Read (MB)"));
+        Assert.AreEqual(4096 / EventLogTables.BytesPerMegabyte, table.Rows[Row(table, "reader.exe", "Application")].EvtxReadMb);
+        Assert.AreEqual(8192 / EventLogTables.BytesPerMegabyte, table.Rows[Row(table, "agent.exe", "System")].EvtxReadMb);
     }
 
     [TestMethod]
@@ -370,13 +369,13 @@ public sealed class EventLogTrackerTests
         var table = t.Build(end);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
-        Assert.AreEqual(1L, Cell(table, 0, "Queries"));
-        Assert.AreEqual("Application", Cell(table, 0, "Log"));
-        Assert.AreEqual(0.2 + 0.4, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
-        Assert.AreEqual(5L, Cell(table, 0, "Registry Ops"));
-        Assert.AreEqual(end, Cell(table, 0, "Last"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 calls had not finished when the trace ended")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1L, table.Rows[0].Renders);
+        Assert.AreEqual(1L, table.Rows[0].Queries);
+        Assert.AreEqual("Application", table.Rows[0].Log);
+        Assert.AreEqual(0.2 + 0.4, (double)table.Rows[0].ServiceCpuMs!, 1e-12);
+        Assert.AreEqual(5L, table.Rows[0].RegistryOps);
+        Assert.AreEqual(end, table.Rows[0].Last);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 calls had not finished when the trace ended")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -392,16 +391,16 @@ public sealed class EventLogTrackerTests
         var table = t.Build(2_000_000);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("agent.exe", Cell(table, 0, "Process"));
-        Assert.AreEqual("Unknown", Cell(table, 0, "Log"));
-        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
-        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
-        Assert.IsNull(Cell(table, 0, "CPU per Message (ms)"));
-        Assert.IsNull(Cell(table, 0, "Registry Ops"));
-        Assert.IsNull(Cell(table, 0, "Evtx Read (MB)"));
-        Assert.AreEqual(1_000_000L, Cell(table, 0, "First"));
-        Assert.AreEqual(1_500_000L, Cell(table, 0, "Last"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call in the EventLog service")), string.Join(" | ", table.Notes));
+        Assert.AreEqual("agent.exe", table.Rows[0].Process);
+        Assert.AreEqual("Unknown", table.Rows[0].Log);
+        Assert.AreEqual(1L, table.Rows[0].Renders);
+        Assert.IsNull(table.Rows[0].ServiceCpuMs);
+        Assert.IsNull(table.Rows[0].CpuPerMessageMs);
+        Assert.IsNull(table.Rows[0].RegistryOps);
+        Assert.IsNull(table.Rows[0].EvtxReadMb);
+        Assert.AreEqual(1_000_000L, table.Rows[0].First);
+        Assert.AreEqual(1_500_000L, table.Rows[0].Last);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 client calls had no matching call in the EventLog service")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -414,9 +413,9 @@ public sealed class EventLogTrackerTests
         var table = t.Build(1_000);
 
         Assert.AreEqual(0, table.Rows.Count);
-        Assert.AreEqual(1, table.Notes.Count, string.Join(" | ", table.Notes));
-        StringAssert.StartsWith(table.Notes[0], "The EventLog service (svchost.exe (1000)) is in the trace but no Microsoft-Windows-RPC call events are");
-        StringAssert.Contains(table.Notes[0], "wpr -start MultiProfile.wprp!EventLog");
+        Assert.AreEqual(1, table.Notes.Texts().Count, string.Join(" | ", table.Notes.Texts()));
+        StringAssert.StartsWith(table.Notes.Texts()[0], "The EventLog service (svchost.exe (1000)) is in the trace but no Microsoft-Windows-RPC call events are");
+        StringAssert.Contains(table.Notes.Texts()[0], "wpr -start MultiProfile.wprp!EventLog");
     }
 
     [TestMethod]
@@ -424,9 +423,9 @@ public sealed class EventLogTrackerTests
     {
         var table = new EventLogTracker().Build(1_000);
         Assert.AreEqual(0, table.Rows.Count);
-        Assert.AreEqual(1, table.Notes.Count);
-        StringAssert.Contains(table.Notes[0], "No EventLog service process");
-        StringAssert.Contains(table.Notes[0], "MultiProfile.wprp!EventLog");
+        Assert.AreEqual(1, table.Notes.Texts().Count);
+        StringAssert.Contains(table.Notes.Texts()[0], "No EventLog service process");
+        StringAssert.Contains(table.Notes.Texts()[0], "MultiProfile.wprp!EventLog");
     }
 
     [TestMethod]
@@ -442,13 +441,13 @@ public sealed class EventLogTrackerTests
         var table = s.Tracker.Build(s.Now);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("WmiPrvSE.exe", Cell(table, 0, "Process"));
-        Assert.AreEqual("mgmtagent.exe", Cell(table, 0, "On Behalf Of"));
-        Assert.AreEqual((long)Manager, Cell(table, 0, "On Behalf Of PID"));
-        Assert.AreEqual("SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'", Cell(table, 0, "WMI Query"));
-        Assert.AreEqual("Application", Cell(table, 0, "Log"));
-        Assert.AreEqual(3L, Cell(table, 0, "Renders"));
-        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
+        Assert.AreEqual("WmiPrvSE.exe", table.Rows[0].Process);
+        Assert.AreEqual("mgmtagent.exe", table.Rows[0].OnBehalfOf);
+        Assert.AreEqual((long)Manager, table.Rows[0].OnBehalfOfPid);
+        Assert.AreEqual("SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'", table.Rows[0].WmiQuery);
+        Assert.AreEqual("Application", table.Rows[0].Log);
+        Assert.AreEqual(3L, table.Rows[0].Renders);
+        Assert.AreEqual(13.0, table.Rows[0].RegistryOpsPerMessage);
     }
 
     [TestMethod]
@@ -463,9 +462,9 @@ public sealed class EventLogTrackerTests
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(@"\\MGMT01", Cell(table, 0, "On Behalf Of"));
-        Assert.IsNull(Cell(table, 0, "On Behalf Of PID"));
-        Assert.AreEqual(3L, Cell(table, 0, "Renders"));
+        Assert.AreEqual(@"\\MGMT01", table.Rows[0].OnBehalfOf);
+        Assert.IsNull(table.Rows[0].OnBehalfOfPid);
+        Assert.AreEqual(3L, table.Rows[0].Renders);
     }
 
     private const string NtLogQuery = @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'";
@@ -483,10 +482,10 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 3; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = s.Tracker.Build(s.Now);
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("agent.exe", Cell(table, 0, "On Behalf Of"));
-        Assert.AreEqual("SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'", Cell(table, 0, "WMI Query"));
-        Assert.AreEqual(3L, Cell(table, 0, "Renders"));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
+        Assert.AreEqual("agent.exe", table.Rows[0].OnBehalfOf);
+        Assert.AreEqual("SELECT * FROM Win32_NTLogEvent WHERE Logfile='Application'", table.Rows[0].WmiQuery);
+        Assert.AreEqual(3L, table.Rows[0].Renders);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -504,7 +503,7 @@ public sealed class EventLogTrackerTests
         var table = s.Tracker.Build(s.Now);
         Assert.AreEqual(8L, RendersOnBehalfOf(table, "agent.exe"));
         Assert.AreEqual(2L, RendersOnBehalfOf(table, "mgmtagent.exe"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 calls came from a WMI provider host while more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("2 calls came from a WMI provider host while more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -520,8 +519,8 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 5; i++) s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = s.Tracker.Build(s.Now);
         Assert.AreEqual(6L, RendersOnBehalfOf(table, "agent.exe"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("5 calls came from a WMI provider host after every Win32_NTLogEvent query it may have been serving had ended")),
-            string.Join(" | ", table.Notes));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("5 calls came from a WMI provider host after every Win32_NTLogEvent query it may have been serving had ended")),
+            string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -541,7 +540,7 @@ public sealed class EventLogTrackerTests
         var table = s.Tracker.Build(s.Now);
         Assert.AreEqual(2L, RendersOnBehalfOf(table, "agent.exe"));
         Assert.AreEqual(3L, RendersOnBehalfOf(table, "mgmtagent.exe"));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes));
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("more than one Win32_NTLogEvent query")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -563,9 +562,9 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(2_000_500, 3, ServicePid, ServiceThread2, RpcSide.Server);
         var table = t.Build(3_000_000);
         Assert.AreEqual(2, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(",", r))));
-        Assert.AreEqual(0.4905, (double)Cell(table, Row(table, "reader.exe", "Unknown"), "Service CPU (ms)")!, 1e-9);
-        Assert.AreEqual(0.9895, (double)Cell(table, Row(table, "agent.exe", "Unknown"), "Service CPU (ms)")!, 1e-9);
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("no matching call") || n.Contains("matched no client")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(0.4905, (double)table.Rows[Row(table, "reader.exe", "Unknown")].ServiceCpuMs!, 1e-9);
+        Assert.AreEqual(0.9895, (double)table.Rows[Row(table, "agent.exe", "Unknown")].ServiceCpuMs!, 1e-9);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("no matching call") || n.Contains("matched no client")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -588,8 +587,8 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(T0 + 3_000, 0, ServicePid, ServiceThread, RpcSide.Server);
         var table = t.Build(T0 + 4_000);
         Assert.AreEqual(2, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(",", r))));
-        Assert.AreEqual(0.00299, (double)Cell(table, Row(table, "reader.exe", "Unknown"), "Service CPU (ms)")!, 1e-12);
-        Assert.AreEqual(0.00004, (double)Cell(table, Row(table, "agent.exe", "Unknown"), "Service CPU (ms)")!, 1e-12);
+        Assert.AreEqual(0.00299, (double)table.Rows[Row(table, "reader.exe", "Unknown")].ServiceCpuMs!, 1e-12);
+        Assert.AreEqual(0.00004, (double)table.Rows[Row(table, "agent.exe", "Unknown")].ServiceCpuMs!, 1e-12);
     }
 
     [TestMethod]
@@ -607,8 +606,8 @@ public sealed class EventLogTrackerTests
         var table = s.Tracker.Build(s.Now);
 
         Assert.AreEqual(2, table.Rows.Count);
-        Assert.AreEqual(3L, Cell(table, Row(table, "reader.exe", "Application"), "Renders"));
-        Assert.AreEqual(2L, Cell(table, Row(table, "reader.exe", "System"), "Renders"));
+        Assert.AreEqual(3L, table.Rows[Row(table, "reader.exe", "Application")].Renders);
+        Assert.AreEqual(2L, table.Rows[Row(table, "reader.exe", "System")].Renders);
     }
 
     [TestMethod]
@@ -627,8 +626,8 @@ public sealed class EventLogTrackerTests
 
         Assert.AreEqual(1, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(", ", r))));
         int row = Row(table, "reader.exe", "Application");
-        Assert.AreEqual(3L, Cell(table, row, "Renders"));
-        Assert.AreEqual(1L, Cell(table, row, "Queries"));
+        Assert.AreEqual(3L, table.Rows[row].Renders);
+        Assert.AreEqual(1L, table.Rows[row].Queries);
     }
 
     [TestMethod]
@@ -652,9 +651,9 @@ public sealed class EventLogTrackerTests
         var table = t.Build(2_000);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(1L, Cell(table, 0, "Registry Ops"));
-        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1L, table.Rows[0].RegistryOps);
+        Assert.AreEqual(0.001, (double)table.Rows[0].ServiceCpuMs!, 1e-12);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -669,13 +668,13 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(210, 1, Reader, ReaderThread, RpcSide.Client);
         var table = t.Build(1_000);
 
-        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
-        Assert.AreEqual(1L, Cell(table, 0, "Registry Ops"));
-        Assert.IsNull(Cell(table, 0, "Evtx Read (MB)"));
-        Assert.AreEqual("Unknown", Cell(table, 0, "Process"), "no rundown named the client");
-        Assert.AreEqual((long)Reader, Cell(table, 0, "PID"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No context-switch events") && n.Contains("MultiProfile.wprp!EventLog")));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No FileIo read events")));
+        Assert.IsNull(table.Rows[0].ServiceCpuMs);
+        Assert.AreEqual(1L, table.Rows[0].RegistryOps);
+        Assert.IsNull(table.Rows[0].EvtxReadMb);
+        Assert.AreEqual("Unknown", table.Rows[0].Process, "no rundown named the client");
+        Assert.AreEqual((long)Reader, table.Rows[0].Pid);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("No context-switch events") && n.Contains("MultiProfile.wprp!EventLog")));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("No FileIo read events")));
     }
 
     [TestMethod]
@@ -691,12 +690,12 @@ public sealed class EventLogTrackerTests
         var table = t.Build(1_000);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("Unknown", Cell(table, 0, "Process"));
-        Assert.IsNull(Cell(table, 0, "PID"));
-        Assert.AreEqual("System", Cell(table, 0, "Log"));
-        Assert.AreEqual(1L, Cell(table, 0, "Queries"));
-        Assert.AreEqual(1.0, Cell(table, 0, "Evtx Read (MB)"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 service calls matched no client call")));
+        Assert.AreEqual("Unknown", table.Rows[0].Process);
+        Assert.IsNull(table.Rows[0].Pid);
+        Assert.AreEqual("System", table.Rows[0].Log);
+        Assert.AreEqual(1L, table.Rows[0].Queries);
+        Assert.AreEqual(1.0, table.Rows[0].EvtxReadMb);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 service calls matched no client call")));
     }
 
     [TestMethod]
@@ -714,8 +713,8 @@ public sealed class EventLogTrackerTests
         t.RpcCallStop(1_120, 1, Reader, ReaderThread, RpcSide.Client);
         var table = t.Build(2_000);
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("match")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(0.001, (double)table.Rows[0].ServiceCpuMs!, 1e-12);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("match")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -733,10 +732,10 @@ public sealed class EventLogTrackerTests
         var table = t.Build(5_000);
 
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
-        Assert.AreEqual(0.001, (double)Cell(table, 0, "Service CPU (ms)")!, 1e-12);
-        Assert.AreEqual(13.0, Cell(table, 0, "Registry Ops per Message"));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("match") || n.Contains("not identified")), string.Join(" | ", table.Notes));
+        Assert.AreEqual("reader.exe", table.Rows[0].Process);
+        Assert.AreEqual(0.001, (double)table.Rows[0].ServiceCpuMs!, 1e-12);
+        Assert.AreEqual(13.0, table.Rows[0].RegistryOpsPerMessage);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("match") || n.Contains("not identified")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -755,12 +754,12 @@ public sealed class EventLogTrackerTests
         var table = t.Build(5_000);
 
         Assert.AreEqual(1, table.Rows.Count, "the lone server call of a process that is not the service is no row");
-        Assert.AreEqual(1L, Cell(table, 0, "Renders"));
-        Assert.IsNull(Cell(table, 0, "Service CPU (ms)"));
-        Assert.IsNull(Cell(table, 0, "Registry Ops"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("2 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("service calls matched no client")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1L, table.Rows[0].Renders);
+        Assert.IsNull(table.Rows[0].ServiceCpuMs);
+        Assert.IsNull(table.Rows[0].RegistryOps);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("2 MS-EVEN6 server calls were logged by processes not identified")), string.Join(" | ", table.Notes.Texts()));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 client calls had no matching call")), string.Join(" | ", table.Notes.Texts()));
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("service calls matched no client")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -769,10 +768,10 @@ public sealed class EventLogTrackerTests
         var s = ReaderScript();
         s.Call(WmiHost, WmiHostThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = s.Tracker.Build(s.Now);
-        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
-        Assert.IsNull(Cell(table, 0, "WMI Query"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 calls came from a WMI provider host but the trace has no WMI-Activity events")
-            && n.Contains("MultiProfile.wprp!EventLog")), string.Join(" | ", table.Notes));
+        Assert.IsNull(table.Rows[0].OnBehalfOf);
+        Assert.IsNull(table.Rows[0].WmiQuery);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 calls came from a WMI provider host but the trace has no WMI-Activity events")
+            && n.Contains("MultiProfile.wprp!EventLog")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -782,10 +781,10 @@ public sealed class EventLogTrackerTests
         s.Tracker.WmiOperationStart(s.Now - 10, @"Start IWbemServices::ExecQuery - root\cimv2 : SELECT * FROM Win32_NTLogEvent", Manager);
         s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         var table = s.Tracker.Build(s.Now);
-        Assert.AreEqual("reader.exe", Cell(table, 0, "Process"));
-        Assert.IsNull(Cell(table, 0, "On Behalf Of"));
-        Assert.IsNull(Cell(table, 0, "WMI Query"));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("WMI")), string.Join(" | ", table.Notes));
+        Assert.AreEqual("reader.exe", table.Rows[0].Process);
+        Assert.IsNull(table.Rows[0].OnBehalfOf);
+        Assert.IsNull(table.Rows[0].WmiQuery);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("WMI")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -800,8 +799,8 @@ public sealed class EventLogTrackerTests
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
 
-        Assert.AreEqual(1L, Cell(table, Row(table, "reader.exe", "Unknown"), "Renders"), "the complete call still pairs");
-        CollectionAssert.Contains(table.Notes.ToList(),
+        Assert.AreEqual(1L, table.Rows[Row(table, "reader.exe", "Unknown")].Renders, "the complete call still pairs");
+        CollectionAssert.Contains(table.Notes.Texts().ToList(),
             $"{lost - Even6CallMatcher.MaxUnmatchedServers:N0} service calls never stopped and found no client (lost RPC stop events) and were dropped.");
     }
 }

@@ -1,4 +1,7 @@
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.TraceInfo;
+using HiddenCost.Analysis.Tables.TraceReadiness;
+using HiddenCost.Analysis.Tables.EventCounts;
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
@@ -31,7 +34,8 @@ public sealed class MemoryModeTraceTests
             foreach (var t in ProblemTables)
                 Assert.AreEqual(Render(fileMode, t), Render(memoryMode, t), $"{name}{(lateThreads ? " (threads started in the trace)" : "")}: {t} differs between file mode and memory mode");
             var rows = memoryMode.Tables.First(x => x.Spec.Name == table);
-            Assert.IsTrue(rows.Rows.Any(r => (string?)r[rows.Spec.IndexOf("Process")] == process),
+            int processColumn = rows.Spec.Columns.ToList().FindIndex(c => c.Role == ColumnRole.ProcessName);
+            Assert.IsTrue(Enumerable.Range(0, rows.RowCount).Any(r => (string?)rows.Value(r, processColumn) == process),
                 $"{name}: {table} names no {process} row in memory mode");
         }
     }
@@ -43,10 +47,11 @@ public sealed class MemoryModeTraceTests
     private static string Render(AnalysisResult result, string table)
     {
         var t = result.Tables.First(x => x.Spec.Name == table);
-        var traceEnd = result["Trace Info"].Cell(0, "End");
+        var traceEnd = result.Table(TraceInfoAnalysis.Definition).Rows[0].End;
         var times = t.Spec.Columns.Select(c => c.Type == ColumnType.Timestamp).ToArray();
-        return string.Join("\n", t.Rows.Select(r => string.Join(" | ", r.Select((cell, i) => times[i] && Equals(cell, traceEnd) ? "(trace end)" : cell))))
-               + "\nnotes: " + string.Join("\n", t.Notes);
+        return string.Join("\n", Enumerable.Range(0, t.RowCount).Select(r => string.Join(" | ", t.Spec.Columns.Select((_, i) => t.Value(r, i))
+                   .Select((cell, i) => times[i] && Equals(cell, traceEnd) ? "(trace end)" : cell))))
+               + "\nnotes: " + string.Join("\n", t.Notes.Texts());
     }
 
     [TestMethod]

@@ -1,5 +1,8 @@
 using System.Buffers.Binary;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.TraceInfo;
+using HiddenCost.Analysis.Tables.TraceReadiness;
+using HiddenCost.Analysis.Tables.EventCounts;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
 using HiddenCost.TestSupport;
@@ -60,24 +63,24 @@ public sealed class MutatedTraceTests
                 if (result.Error is not null)
                 {
                     rejected++;
-                    Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Error)), $"{description}: the error is not on every table");
+                    Assert.IsTrue(result.Tables.All(t => t.Notes.Texts().Contains(result.Error)), $"{description}: the error is not on every table");
                     continue;
                 }
                 if (result.Warning is not null)
                 {
                     damaged++;
-                    Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)), $"{description}: the damage is not on every table");
+                    Assert.IsTrue(result.Tables.All(t => t.Notes.Texts().Contains(result.Warning)), $"{description}: the damage is not on every table");
                 }
                 else if (what.StartsWith("cut", StringComparison.Ordinal))
                 {
                     Assert.Fail($"{description}: a cut file read as whole");
                 }
-                var info = result.Tables.Single(t => t.Spec.Name == "Trace Info");
+                var info = result.Table(TraceInfoAnalysis.Definition);
                 Assert.AreEqual(1, info.Rows.Count, description);
-                if (Convert.ToInt64(info.Cell(0, "Reader Warnings")) > 0)
+                if (info.Rows[0].ReaderWarnings > 0)
                 {
                     warned++;
-                    Assert.IsTrue(info.Notes.Any(n => n.StartsWith("reader: ", StringComparison.Ordinal)), $"{description}: reader warnings not shown");
+                    Assert.IsTrue(info.Notes.Texts().Any(n => n.StartsWith("reader: ", StringComparison.Ordinal)), $"{description}: reader warnings not shown");
                 }
             }
         }
@@ -106,7 +109,7 @@ public sealed class MutatedTraceTests
                            "or a recording whose header was not updated when it stopped. Every buffer was read, so figures may count another " +
                            "trace's events, or the same events twice.";
             Assert.AreEqual(expected, result.Warning);
-            foreach (var table in result.Tables) CollectionAssert.Contains(table.Notes.ToList(), expected, table.Spec.Name);
+            foreach (var table in result.Tables) CollectionAssert.Contains(table.Notes.Texts().ToList(), expected, table.Spec.Name);
         }
         finally
         {
@@ -131,7 +134,7 @@ public sealed class MutatedTraceTests
             Assert.AreEqual($"{path} is damaged (offset 0x{offset:X}: file ends inside a {size}-byte buffer ({size / 2} bytes present); the file ends early): " +
                             "only what could be read was analysed, so a figure may be low, and a table that is empty or says the trace lacks events " +
                             "may show the damage, not the recording (Trace Info lists every warning).", result.Warning);
-            Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)));
+            Assert.IsTrue(result.Tables.All(t => t.Notes.Texts().Contains(result.Warning)));
         }
         finally
         {

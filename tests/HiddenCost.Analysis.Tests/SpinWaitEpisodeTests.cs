@@ -1,3 +1,5 @@
+using HiddenCost.Analysis.Tables.SyscallHook;
+using HiddenCost.Analysis.Tables.SpinWait;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Synthetic.Events;
@@ -12,7 +14,7 @@ namespace HiddenCost.Analysis.Tests;
 [TestClass]
 public sealed class SpinWaitEpisodeTests
 {
-    private static Table Analyze(bool preemptedBeforeBlocking, bool blockOnQueue = false)
+    private static Table<SpinWaitLockRow> Analyze(bool preemptedBeforeBlocking, bool blockOnQueue = false)
     {
         var b = new TraceBuilder(new TraceBuilderSettings { Cpus = 2, LogFileName = "episodes.etl" });
         var process = b.AddProcess("Shop.exe", "Shop.exe");
@@ -67,7 +69,7 @@ public sealed class SpinWaitEpisodeTests
             b.Run(0, worker, t, t + b.Ticks(3000), work);
             t += b.Ticks(3000);
         }
-        return SyntheticTraces.Analyze(b.Build(), "spin-episodes")["Spin-Wait Cost per Lock"];
+        return SyntheticTraces.Analyze(b.Build(), "spin-episodes").Table(SpinWaitTables.PerLock);
     }
 
     [TestMethod]
@@ -79,9 +81,9 @@ public sealed class SpinWaitEpisodeTests
         {
             var table = Analyze(preempted);
             Assert.AreEqual(1, table.Rows.Count, $"preempted: {preempted}");
-            Assert.AreEqual("Shop.Inventory.Reserve", table.Cell(0, "Call Site"));
-            Assert.AreEqual(63.0, (double)table.Cell(0, "Wasted Spin CPU (ms)")!, 1e-9, $"preempted: {preempted}");
-            Assert.AreEqual(0.0, (double)table.Cell(0, "Successful Spin CPU (ms)")!, 1e-9, $"preempted: {preempted}");
+            Assert.AreEqual("Shop.Inventory.Reserve", table.Rows[0].CallSite);
+            Assert.AreEqual(63.0, (double)table.Rows[0].WastedSpinCpuMs!, 1e-9, $"preempted: {preempted}");
+            Assert.AreEqual(0.0, (double)table.Rows[0].SuccessfulSpinCpuMs!, 1e-9, $"preempted: {preempted}");
         }
     }
 
@@ -93,8 +95,8 @@ public sealed class SpinWaitEpisodeTests
         // (2 samples at this phase).
         var table = Analyze(preemptedBeforeBlocking: false, blockOnQueue: true);
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(2.0, (double)table.Cell(0, "Wasted Spin CPU (ms)")!, 1e-9);
-        Assert.AreEqual((double)table.Cell(0, "Spin CPU (ms)")! - 2.0, (double)table.Cell(0, "Successful Spin CPU (ms)")!, 1e-9);
-        Assert.IsTrue((double)table.Cell(0, "Longest Spin (ms)")! <= 4.0, "each wait ends a run: the 3 ms spins do not merge");
+        Assert.AreEqual(2.0, (double)table.Rows[0].WastedSpinCpuMs!, 1e-9);
+        Assert.AreEqual((double)table.Rows[0].SpinCpuMs! - 2.0, (double)table.Rows[0].SuccessfulSpinCpuMs!, 1e-9);
+        Assert.IsTrue((double)table.Rows[0].LongestSpinMs! <= 4.0, "each wait ends a run: the 3 ms spins do not merge");
     }
 }

@@ -73,10 +73,10 @@ public sealed class SpinWaitEventLogTests
             s.Stack == 1 ? new SampleClass(SpinEvidence.PossibleSpin, "Shop.Inventory.Reserve") : SampleClass.NotSpin).Run(log);
         var (locks, _) = tracker.Build(100 * ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(0xABCL, locks.Cell(0, "Lock ID"));
-        Assert.AreEqual("Shop.Inventory.Reserve", locks.Cell(0, "Call Site"));
-        Assert.AreEqual(3.0, locks.Cell(0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(7.0, locks.Cell(0, "Wait (ms)"));
+        Assert.AreEqual(0xABCL, locks.Rows[0].LockId);
+        Assert.AreEqual("Shop.Inventory.Reserve", locks.Rows[0].CallSite);
+        Assert.AreEqual(3.0, locks.Rows[0].WastedSpinCpuMs);
+        Assert.AreEqual(7.0, locks.Rows[0].WaitMs);
     }
 
     [TestMethod]

@@ -1,3 +1,5 @@
+using HiddenCost.Analysis.Tables.SyscallHook;
+using HiddenCost.Analysis.Tables.SpinWait;
 using HiddenCost.Analysis.Tests.Support;
 using System.Collections.Concurrent;
 using HiddenCost.Analysis.Model;
@@ -48,12 +50,19 @@ public sealed class SpinWaitScenarioTests
         Assert.IsTrue(Math.Abs(a - expected) <= Math.Max(relative * Math.Abs(expected), 1e-9), $"{what}: expected {expected} within {relative:P4}, got {a}");
     }
 
-    private static int RowOf(Table t, string process, string? callSite = null)
+    private static int RowOf(Table<SpinWaitLockRow> t, string process, string? callSite = null)
     {
         for (int i = 0; i < t.Rows.Count; i++)
-            if ((string?)t.Cell(i, "Process") == process && (callSite is null || Equals(t.Cell(i, "Call Site"), callSite))) return i;
-        Assert.Fail($"{t.Spec.Name}: no row for {process} {callSite}; rows: " +
-                    string.Join(" | ", t.Rows.Select(r => string.Join(", ", r))));
+            if (t.Rows[i].Process == process && (callSite is null || t.Rows[i].CallSite == callSite)) return i;
+        Assert.Fail($"{t.Spec.Name}: no row for {process} {callSite}; rows: {string.Join(" | ", t.Rows)}");
+        return -1;
+    }
+
+    private static int RowOf(Table<SpinWaitProcessRow> t, string process)
+    {
+        for (int i = 0; i < t.Rows.Count; i++)
+            if (t.Rows[i].Process == process) return i;
+        Assert.Fail($"{t.Spec.Name}: no row for {process}; rows: {string.Join(" | ", t.Rows)}");
         return -1;
     }
 
@@ -79,47 +88,47 @@ public sealed class SpinWaitScenarioTests
     public void Per_lock_rows_of_the_combined_sample_match_its_ground_truth_across_the_sampling_gap()
     {
         var (result, truth) = Combined();
-        var table = result[PerLock];
+        var table = result.Table(SpinWaitTables.PerLock);
         Assert.IsTrue(truth.Locks.Count >= 3, "contending call sites and one that only spins");
         var rows = Enumerable.Range(0, table.Rows.Count).ToArray();
         foreach (var expected in truth.Locks)
         {
             int row = expected.LockId is { } id
-                ? rows.Single(r => (long?)table.Cell(r, "Lock ID") == unchecked((long)id))
+                ? rows.Single(r => (long?)table.Rows[r].LockId == unchecked((long)id))
                 : RowOf(table, expected.Process, expected.CallSite);
-            Assert.AreEqual(expected.CallSite, table.Cell(row, "Call Site"));
-            Assert.AreEqual((long)expected.Contentions, table.Cell(row, "Contentions"), expected.CallSite);
-            Near(expected.WaitMs, table.Cell(row, "Wait (ms)"), expected.CallSite + " wait");
-            Near(expected.WastedSpinMs, table.Cell(row, "Wasted Spin CPU (ms)"), expected.CallSite + " wasted");
+            Assert.AreEqual(expected.CallSite, table.Rows[row].CallSite);
+            Assert.AreEqual((long)expected.Contentions, table.Rows[row].Contentions, expected.CallSite);
+            Near(expected.WaitMs, table.Rows[row].WaitMs, expected.CallSite + " wait");
+            Near(expected.WastedSpinMs, table.Rows[row].WastedSpinCpuMs, expected.CallSite + " wasted");
         }
-        Near(truth.Locks.Sum(l => l.SpinMs), rows.Sum(r => (double)table.Cell(r, "Spin CPU (ms)")!), "all spin CPU");
-        var extra = rows.Where(r => !truth.Locks.Any(l => l.CallSite == (string?)table.Cell(r, "Call Site"))).ToArray();
+        Near(truth.Locks.Sum(l => l.SpinMs), rows.Sum(r => (double)table.Rows[r].SpinCpuMs!), "all spin CPU");
+        var extra = rows.Where(r => !truth.Locks.Any(l => l.CallSite == (string?)table.Rows[r].CallSite)).ToArray();
         Assert.AreEqual(1, extra.Length);
-        Assert.AreEqual("Contoso.Inventory.AuditLog.Append", table.Cell(extra[0], "Call Site"));
-        Assert.AreEqual(0L, table.Cell(extra[0], "Contentions"));
+        Assert.AreEqual("Contoso.Inventory.AuditLog.Append", table.Rows[extra[0]].CallSite);
+        Assert.AreEqual(0L, table.Rows[extra[0]].Contentions);
     }
 
     private static void AssertLocks(AnalysisResult result, SpinContentionTruth truth)
     {
-        var table = result[PerLock];
+        var table = result.Table(SpinWaitTables.PerLock);
         Assert.AreEqual(truth.Locks.Count, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(", ", r))));
         foreach (var expected in truth.Locks)
         {
             int row = RowOf(table, expected.Process, expected.CallSite);
             string what = $"{expected.CallSite}";
-            Assert.AreEqual((long)expected.Pid, table.Cell(row, "PID"), what);
-            Assert.AreEqual(expected.LockId is { } id ? unchecked((long)id) : null, table.Cell(row, "Lock ID"), what);
-            Assert.AreEqual(expected.ObjectId is { } o ? unchecked((long)o) : null, table.Cell(row, "Object"), what);
-            Assert.AreEqual((long)expected.Contentions, table.Cell(row, "Contentions"), what);
-            Assert.AreEqual((long)expected.Threads, table.Cell(row, "Threads"), what);
-            Near(expected.WaitMs, table.Cell(row, "Wait (ms)"), what + " wait");
-            Near(expected.WastedSpinMs, table.Cell(row, "Wasted Spin CPU (ms)"), what + " wasted");
-            Near(expected.SuccessfulSpinMs, table.Cell(row, "Successful Spin CPU (ms)"), what + " successful");
-            Near(expected.SpinMs, table.Cell(row, "Spin CPU (ms)"), what + " spin");
-            Near(expected.SpinSharePercent, table.Cell(row, "Spin Share (%)"), what + " share");
-            Near(expected.LongestSpinMs, table.Cell(row, "Longest Spin (ms)"), what + " longest");
-            Assert.AreEqual(expected.FirstNs, table.Cell(row, "First"), what + " first");
-            Assert.AreEqual(expected.LastNs, table.Cell(row, "Last"), what + " last");
+            Assert.AreEqual((long)expected.Pid, table.Rows[row].Pid, what);
+            Assert.AreEqual(expected.LockId is { } id ? (long?)unchecked((long)id) : null, table.Rows[row].LockId, what);
+            Assert.AreEqual(expected.ObjectId is { } o ? (long?)unchecked((long)o) : null, table.Rows[row].Object, what);
+            Assert.AreEqual((long)expected.Contentions, table.Rows[row].Contentions, what);
+            Assert.AreEqual((long)expected.Threads, table.Rows[row].Threads, what);
+            Near(expected.WaitMs, table.Rows[row].WaitMs, what + " wait");
+            Near(expected.WastedSpinMs, table.Rows[row].WastedSpinCpuMs, what + " wasted");
+            Near(expected.SuccessfulSpinMs, table.Rows[row].SuccessfulSpinCpuMs, what + " successful");
+            Near(expected.SpinMs, table.Rows[row].SpinCpuMs, what + " spin");
+            Near(expected.SpinSharePercent, table.Rows[row].SpinSharePercent, what + " share");
+            Near(expected.LongestSpinMs, table.Rows[row].LongestSpinMs, what + " longest");
+            Assert.AreEqual(expected.FirstNs, table.Rows[row].First, what + " first");
+            Assert.AreEqual(expected.LastNs, table.Rows[row].Last, what + " last");
         }
     }
 
@@ -134,22 +143,22 @@ public sealed class SpinWaitScenarioTests
     private static void AssertProcesses((AnalysisResult Result, SpinContentionTruth Truth) run)
     {
         var (result, truth) = run;
-        var table = result[ByProcess];
+        var table = result.Table(SpinWaitTables.ByProcess);
         Assert.AreEqual(3, truth.Processes.Count, "the managed process, the yield storm and the OpenMP spinner");
         Assert.AreEqual(truth.Processes.Count, table.Rows.Count, string.Join(" | ", table.Rows.Select(r => string.Join(", ", r))));
         foreach (var expected in truth.Processes)
         {
             int row = RowOf(table, expected.Process);
             string what = expected.Process;
-            Assert.AreEqual((long)expected.Pid, table.Cell(row, "PID"), what);
-            Assert.AreEqual((long)expected.Threads, table.Cell(row, "Threads"), what);
-            Near(expected.LockSpinCpuMs, table.Cell(row, "Lock Spin CPU (ms)"), what + " lock spin");
-            Assert.AreEqual((long)expected.Yields, table.Cell(row, "Yields"), what);
-            if (expected.Yields > 1) Near(expected.YieldsPerSecond, table.Cell(row, "Yields per Second"), what + " yields/s", relative: 1e-6); // one definition on both sides
-            else Assert.IsNull(table.Cell(row, "Yields per Second"), what);
-            Assert.AreEqual((long)expected.DelaySwitches, table.Cell(row, "Delay Switches"), what);
-            Near(expected.OpenMpRuntimeCpuMs, table.Cell(row, "OpenMP Runtime CPU (ms)"), what + " OpenMP");
-            var hint = (string?)table.Cell(row, "Hint");
+            Assert.AreEqual((long)expected.Pid, table.Rows[row].Pid, what);
+            Assert.AreEqual((long)expected.Threads, table.Rows[row].Threads, what);
+            Near(expected.LockSpinCpuMs, table.Rows[row].LockSpinCpuMs, what + " lock spin");
+            Assert.AreEqual((long)expected.Yields, table.Rows[row].Yields, what);
+            if (expected.Yields > 1) Near(expected.YieldsPerSecond, table.Rows[row].YieldsPerSecond, what + " yields/s", relative: 1e-6); // one definition on both sides
+            else Assert.IsNull(table.Rows[row].YieldsPerSecond, what);
+            Assert.AreEqual((long)expected.DelaySwitches, table.Rows[row].DelaySwitches, what);
+            Near(expected.OpenMpRuntimeCpuMs, table.Rows[row].OpenMPRuntimeCpuMs, what + " OpenMP");
+            var hint = (string?)table.Rows[row].Hint;
             Assert.AreEqual(expected.HintExpected, hint is not null, what + ": " + hint);
             if (hint is not null) StringAssert.Contains(hint, "KMP_BLOCKTIME=0");
         }
@@ -158,8 +167,8 @@ public sealed class SpinWaitScenarioTests
     [TestMethod]
     public void Call_sites_are_managed_methods_named_from_CLR_method_events()
     {
-        var table = Run(ClrFlavor.CoreClr).Result[PerLock];
-        var sites = Enumerable.Range(0, table.Rows.Count).Select(i => (string?)table.Cell(i, "Call Site")).ToArray();
+        var table = Run(ClrFlavor.CoreClr).Result.Table(SpinWaitTables.PerLock);
+        var sites = Enumerable.Range(0, table.Rows.Count).Select(i => (string?)table.Rows[i].CallSite).ToArray();
         CollectionAssert.IsSubsetOf(new[] { "Contoso.Inventory.StockCache.TryGet", "Contoso.Inventory.PriceTable.Lookup" }, sites);
         // AuditLog.Append is JIT-compiled during the trace (MethodLoadVerbose), absent from the start rundown.
         CollectionAssert.Contains(sites, "Contoso.Inventory.AuditLog.Append");

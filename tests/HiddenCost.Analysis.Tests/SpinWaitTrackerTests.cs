@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tables.SyscallHook;
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Tables.SpinWait;
@@ -26,13 +27,12 @@ public sealed class SpinWaitTrackerTests
         return fromMs + count;
     }
 
-    private static object? Cell(Table t, int row, string column) => t.Cell(row, column);
 
-    private static int RowWhere(Table t, string column, object? value)
+    private static int RowWhere<TRow>(Table<TRow> t, Func<TRow, bool> match, string what)
     {
         for (int i = 0; i < t.Rows.Count; i++)
-            if (Equals(t.Cell(i, column), value)) return i;
-        Assert.Fail($"no row with {column} = {value}");
+            if (match(t.Rows[i])) return i;
+        Assert.Fail($"no row with {what}");
         return -1;
     }
 
@@ -54,10 +54,10 @@ public sealed class SpinWaitTrackerTests
 
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(4.0, (double)Cell(locks, 0, "Wasted Spin CPU (ms)")!, 1e-12, "8, 9 and 22, 23 ms");
-        Assert.AreEqual(2.0, (double)Cell(locks, 0, "Successful Spin CPU (ms)")!, 1e-12, "20, 21 ms");
-        Assert.AreEqual(2.0, (double)Cell(locks, 0, "Longest Spin (ms)")!, 1e-12);
+        Assert.AreEqual(Reserve, locks.Rows[0].CallSite);
+        Assert.AreEqual(4.0, (double)locks.Rows[0].WastedSpinCpuMs!, 1e-12, "8, 9 and 22, 23 ms");
+        Assert.AreEqual(2.0, (double)locks.Rows[0].SuccessfulSpinCpuMs!, 1e-12, "20, 21 ms");
+        Assert.AreEqual(2.0, (double)locks.Rows[0].LongestSpinMs!, 1e-12);
     }
 
     [TestMethod]
@@ -72,9 +72,9 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(25 * Ms, Shop, 101);
         t.Sample(26 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        int named = RowWhere(locks, "Call Site", Reserve);
-        Assert.AreEqual(1L, Cell(locks, named, "Contentions"));
-        Assert.AreEqual(0.0, (double)Cell(locks, named, "Wasted Spin CPU (ms)")!, 1e-12);
+        int named = RowWhere(locks, r => Equals(r.CallSite, Reserve), $"Call Site = {Reserve}");
+        Assert.AreEqual(1L, locks.Rows[named].Contentions);
+        Assert.AreEqual(0.0, (double)locks.Rows[named].WastedSpinCpuMs!, 1e-12);
     }
 
     [TestMethod]
@@ -92,10 +92,10 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(30 * Ms, Shop, 101);
         t.Sample(31 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(2L, Enumerable.Range(0, locks.Rows.Count).Sum(r => (long)Cell(locks, r, "Contentions")!));
-        Assert.IsFalse(Enumerable.Range(0, locks.Rows.Count).Any(r => (string?)Cell(locks, r, "Call Site") == "App.Cache.Get"),
+        Assert.AreEqual(2L, Enumerable.Range(0, locks.Rows.Count).Sum(r => (long)locks.Rows[r].Contentions!));
+        Assert.IsFalse(Enumerable.Range(0, locks.Rows.Count).Any(r => (string?)locks.Rows[r].CallSite == "App.Cache.Get"),
             "neither contention is Cache.Get's: the first has no spin before it, the second followed Log.Write's");
-        Assert.AreEqual(1.0, (double)Cell(locks, RowWhere(locks, "Call Site", "App.Log.Write"), "Wasted Spin CPU (ms)")!, 1e-12);
+        Assert.AreEqual(1.0, (double)locks.Rows[RowWhere(locks, r => Equals(r.CallSite, "App.Log.Write"), $"Call Site = {"App.Log.Write"}")].WastedSpinCpuMs!, 1e-12);
     }
 
     [TestMethod]
@@ -114,9 +114,9 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(18 * Ms, Shop, 101, durationNs: 900_000.0);
         t.Sample(19 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(2.0 + 1.0 + 0.9, (double)Cell(locks, 0, "Wait (ms)")!, 1e-9);
-        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("2 ContentionStop events gave a DurationNs longer than the time since their ContentionStart")),
-            string.Join(" | ", locks.Notes));
+        Assert.AreEqual(2.0 + 1.0 + 0.9, (double)locks.Rows[0].WaitMs!, 1e-9);
+        Assert.IsTrue(locks.Notes.Texts().Any(n => n.StartsWith("2 ContentionStop events gave a DurationNs longer than the time since their ContentionStart")),
+            string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -147,11 +147,11 @@ public sealed class SpinWaitTrackerTests
         foreach (var (_, feed) in events.OrderBy(e => e.Time)) feed();
 
         var (locks, _) = t.Build(200 * Ms);
-        int b = RowWhere(locks, "Lock ID", 0xBL);
-        Assert.AreEqual(6.0 + 1.0, (double)Cell(locks, b, "Successful Spin CPU (ms)")!, 1e-12, "102's 7–12 ms at the end of the trace, and 103's");
-        Assert.AreEqual(1.0, (double)Cell(locks, b, "Wasted Spin CPU (ms)")!, 1e-12, "102's 5 ms");
-        int a = RowWhere(locks, "Lock ID", 0xAL);
-        Assert.AreEqual(0.0, (double)Cell(locks, a, "Successful Spin CPU (ms)")!, 1e-12);
+        int b = RowWhere(locks, r => Equals(r.LockId, 0xBL), $"Lock ID = {0xBL}");
+        Assert.AreEqual(6.0 + 1.0, (double)locks.Rows[b].SuccessfulSpinCpuMs!, 1e-12, "102's 7–12 ms at the end of the trace, and 103's");
+        Assert.AreEqual(1.0, (double)locks.Rows[b].WastedSpinCpuMs!, 1e-12, "102's 5 ms");
+        int a = RowWhere(locks, r => Equals(r.LockId, 0xAL), $"Lock ID = {0xAL}");
+        Assert.AreEqual(0.0, (double)locks.Rows[a].SuccessfulSpinCpuMs!, 1e-12);
     }
 
     [TestMethod]
@@ -168,30 +168,30 @@ public sealed class SpinWaitTrackerTests
 
         var (locks, processes) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual("Shop.exe", Cell(locks, 0, "Process"));
-        Assert.AreEqual(4200L, Cell(locks, 0, "PID"));
-        Assert.AreEqual(0xABC0L, Cell(locks, 0, "Lock ID"));
-        Assert.AreEqual(0x7FF0_1000L, Cell(locks, 0, "Object"));
-        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(1L, Cell(locks, 0, "Contentions"));
-        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
-        Assert.AreEqual(7.4, Cell(locks, 0, "Wait (ms)"));
-        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(5.0, Cell(locks, 0, "Spin CPU (ms)"));
-        Assert.AreEqual(5.0 / 12.4 * 100, (double)Cell(locks, 0, "Spin Share (%)")!, 1e-9);
-        Assert.AreEqual(3.0, Cell(locks, 0, "Longest Spin (ms)"));
-        Assert.AreEqual(10 * Ms, Cell(locks, 0, "First"));
-        Assert.AreEqual(31 * Ms, Cell(locks, 0, "Last"));
+        Assert.AreEqual("Shop.exe", locks.Rows[0].Process);
+        Assert.AreEqual(4200L, locks.Rows[0].Pid);
+        Assert.AreEqual(0xABC0L, locks.Rows[0].LockId);
+        Assert.AreEqual(0x7FF0_1000L, locks.Rows[0].Object);
+        Assert.AreEqual(Reserve, locks.Rows[0].CallSite);
+        Assert.AreEqual(1L, locks.Rows[0].Contentions);
+        Assert.AreEqual(2L, locks.Rows[0].Threads);
+        Assert.AreEqual(7.4, locks.Rows[0].WaitMs);
+        Assert.AreEqual(3.0, locks.Rows[0].WastedSpinCpuMs);
+        Assert.AreEqual(2.0, locks.Rows[0].SuccessfulSpinCpuMs);
+        Assert.AreEqual(5.0, locks.Rows[0].SpinCpuMs);
+        Assert.AreEqual(5.0 / 12.4 * 100, (double)locks.Rows[0].SpinSharePercent!, 1e-9);
+        Assert.AreEqual(3.0, locks.Rows[0].LongestSpinMs);
+        Assert.AreEqual(10 * Ms, locks.Rows[0].First);
+        Assert.AreEqual(31 * Ms, locks.Rows[0].Last);
 
         Assert.AreEqual(1, processes.Rows.Count);
-        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
-        Assert.AreEqual(5.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
-        Assert.AreEqual(0L, Cell(processes, 0, "Yields"));
-        Assert.IsNull(Cell(processes, 0, "Yields per Second"));
-        Assert.AreEqual(0.0, Cell(processes, 0, "OpenMP Runtime CPU (ms)"));
-        Assert.IsNull(Cell(processes, 0, "Hint"));
-        Assert.AreEqual(0, locks.Notes.Count, string.Join(" | ", locks.Notes));
+        Assert.AreEqual(2L, processes.Rows[0].Threads);
+        Assert.AreEqual(5.0, processes.Rows[0].LockSpinCpuMs);
+        Assert.AreEqual(0L, processes.Rows[0].Yields);
+        Assert.IsNull(processes.Rows[0].YieldsPerSecond);
+        Assert.AreEqual(0.0, processes.Rows[0].OpenMPRuntimeCpuMs);
+        Assert.IsNull(processes.Rows[0].Hint);
+        Assert.AreEqual(0, locks.Notes.Texts().Count, string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -210,9 +210,9 @@ public sealed class SpinWaitTrackerTests
         t.Sample(97 * Ms, Shop, 103, Own);
 
         var (locks, _) = t.Build(200 * Ms);
-        Assert.AreEqual(4.0, Cell(locks, RowWhere(locks, "Lock ID", 1L), "Successful Spin CPU (ms)"));
-        Assert.AreEqual(7.0, Cell(locks, RowWhere(locks, "Lock ID", 2L), "Successful Spin CPU (ms)"));
-        Assert.AreEqual(7.0, Cell(locks, RowWhere(locks, "Lock ID", 2L), "Longest Spin (ms)"));
+        Assert.AreEqual(4.0, locks.Rows[RowWhere(locks, r => Equals(r.LockId, 1L), $"Lock ID = {1L}")].SuccessfulSpinCpuMs);
+        Assert.AreEqual(7.0, locks.Rows[RowWhere(locks, r => Equals(r.LockId, 2L), $"Lock ID = {2L}")].SuccessfulSpinCpuMs);
+        Assert.AreEqual(7.0, locks.Rows[RowWhere(locks, r => Equals(r.LockId, 2L), $"Lock ID = {2L}")].LongestSpinMs);
     }
 
     [TestMethod]
@@ -223,14 +223,14 @@ public sealed class SpinWaitTrackerTests
         t.Sample(16 * Ms, Shop, 101, Own);
         var (locks, processes) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.IsNull(Cell(locks, 0, "Lock ID"));
-        Assert.IsNull(Cell(locks, 0, "Object"));
-        Assert.AreEqual("Shop.Cache.Refresh", Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(0L, Cell(locks, 0, "Contentions"));
-        Assert.AreEqual(6.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(0.0, Cell(locks, 0, "Wait (ms)"));
-        Assert.AreEqual(100.0, Cell(locks, 0, "Spin Share (%)"));
-        Assert.AreEqual(6.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+        Assert.IsNull(locks.Rows[0].LockId);
+        Assert.IsNull(locks.Rows[0].Object);
+        Assert.AreEqual("Shop.Cache.Refresh", locks.Rows[0].CallSite);
+        Assert.AreEqual(0L, locks.Rows[0].Contentions);
+        Assert.AreEqual(6.0, locks.Rows[0].SuccessfulSpinCpuMs);
+        Assert.AreEqual(0.0, locks.Rows[0].WaitMs);
+        Assert.AreEqual(100.0, locks.Rows[0].SpinSharePercent);
+        Assert.AreEqual(6.0, processes.Rows[0].LockSpinCpuMs);
     }
 
     [TestMethod]
@@ -244,13 +244,13 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 102, 20, 5, Possible("Shop.PriceTable.Lookup", SpinPath));
         t.Sample(25 * Ms, Shop, 102, Own);
         var (locks, processes) = t.Build(100 * Ms);
-        int site = RowWhere(locks, "Call Site", "Shop.PriceTable.Lookup");
-        Assert.IsNull(Cell(locks, site, "Lock ID"));
-        Assert.AreEqual(0L, Cell(locks, site, "Contentions"));
-        Assert.AreEqual(5.0, Cell(locks, site, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(100.0, Cell(locks, site, "Spin Share (%)"));
-        Assert.AreEqual(8.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
-        Assert.AreEqual(0, locks.Notes.Count, string.Join(" | ", locks.Notes));
+        int site = RowWhere(locks, r => Equals(r.CallSite, "Shop.PriceTable.Lookup"), $"Call Site = {"Shop.PriceTable.Lookup"}");
+        Assert.IsNull(locks.Rows[site].LockId);
+        Assert.AreEqual(0L, locks.Rows[site].Contentions);
+        Assert.AreEqual(5.0, locks.Rows[site].SuccessfulSpinCpuMs);
+        Assert.AreEqual(100.0, locks.Rows[site].SpinSharePercent);
+        Assert.AreEqual(8.0, processes.Rows[0].LockSpinCpuMs);
+        Assert.AreEqual(0, locks.Notes.Texts().Count, string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -269,11 +269,11 @@ public sealed class SpinWaitTrackerTests
         t.Sample(46 * Ms, Shop, 103, Own);
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
-        Assert.IsTrue(locks.Notes.Single().StartsWith("10.0 ms of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin", StringComparison.Ordinal),
-            string.Join(" | ", locks.Notes));
+        Assert.AreEqual(3.0, locks.Rows[0].WastedSpinCpuMs);
+        Assert.AreEqual(2.0, locks.Rows[0].SuccessfulSpinCpuMs);
+        Assert.AreEqual(2L, locks.Rows[0].Threads);
+        Assert.IsTrue(locks.Notes.Texts().Single().StartsWith("10.0 ms of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin", StringComparison.Ordinal),
+            string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -288,7 +288,7 @@ public sealed class SpinWaitTrackerTests
         var (locks, processes) = t.Build(100 * Ms);
         Assert.AreEqual(0, locks.Rows.Count);
         Assert.AreEqual(0, processes.Rows.Count);
-        StringAssert.StartsWith(locks.Notes.Single(), "10.0 ms of runtime code");
+        StringAssert.StartsWith(locks.Notes.Texts().Single(), "10.0 ms of runtime code");
     }
 
     [TestMethod]
@@ -307,14 +307,14 @@ public sealed class SpinWaitTrackerTests
 
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.IsNull(Cell(locks, 0, "Lock ID"));
-        Assert.IsNull(Cell(locks, 0, "Object"));
-        Assert.AreEqual(site, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(2L, Cell(locks, 0, "Contentions"));
-        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
-        Assert.AreEqual(17.0, Cell(locks, 0, "Wait (ms)"));
-        Assert.AreEqual(5.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(0.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
+        Assert.IsNull(locks.Rows[0].LockId);
+        Assert.IsNull(locks.Rows[0].Object);
+        Assert.AreEqual(site, locks.Rows[0].CallSite);
+        Assert.AreEqual(2L, locks.Rows[0].Contentions);
+        Assert.AreEqual(2L, locks.Rows[0].Threads);
+        Assert.AreEqual(17.0, locks.Rows[0].WaitMs);
+        Assert.AreEqual(5.0, locks.Rows[0].WastedSpinCpuMs);
+        Assert.AreEqual(0.0, locks.Rows[0].SuccessfulSpinCpuMs);
     }
 
     [TestMethod]
@@ -331,8 +331,8 @@ public sealed class SpinWaitTrackerTests
         t.Sample(62 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(5.0, Cell(locks, 0, "Wasted Spin CPU (ms)"), "the run still ended in the contention, as issue 10 defines wasted spin");
+        Assert.AreEqual(Reserve, locks.Rows[0].CallSite);
+        Assert.AreEqual(5.0, locks.Rows[0].WastedSpinCpuMs, "the run still ended in the contention, as issue 10 defines wasted spin");
     }
 
     [TestMethod]
@@ -342,10 +342,10 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 101, 10, 2, Spin(Reserve));
         t.ContentionStart(50 * Ms, Shop, 101, lockId: 0x10);
         var (locks, _) = t.Build(80 * Ms);
-        Assert.AreEqual(1L, Cell(locks, 0, "Contentions"));
-        Assert.AreEqual(30.0, Cell(locks, 0, "Wait (ms)"));
-        Assert.AreEqual(80 * Ms, Cell(locks, 0, "Last"));
-        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("1 contentions had no ContentionStop", StringComparison.Ordinal)), string.Join(" | ", locks.Notes));
+        Assert.AreEqual(1L, locks.Rows[0].Contentions);
+        Assert.AreEqual(30.0, locks.Rows[0].WaitMs);
+        Assert.AreEqual(80 * Ms, locks.Rows[0].Last);
+        Assert.IsTrue(locks.Notes.Texts().Any(n => n.StartsWith("1 contentions had no ContentionStop", StringComparison.Ordinal)), string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -357,8 +357,8 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStart(60 * Ms, Shop, 101, lockId: 0x10);
         t.ContentionStop(65 * Ms, Shop, 101, 5e6);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(2L, Cell(locks, 0, "Contentions"));
-        Assert.AreEqual(35.0, Cell(locks, 0, "Wait (ms)"), "30 ms until the thread ran on, then 5 ms");
+        Assert.AreEqual(2L, locks.Rows[0].Contentions);
+        Assert.AreEqual(35.0, locks.Rows[0].WaitMs, "30 ms until the thread ran on, then 5 ms");
     }
 
     [TestMethod]
@@ -373,14 +373,14 @@ public sealed class SpinWaitTrackerTests
         t.Sample(26 * Ms, Shop, 301, Own);
 
         var (locks, processes) = t.Build(100 * Ms);
-        int locked = RowWhere(locks, "Lock ID", 7L), unattributed = RowWhere(locks, "Call Site", SpinWaitTracker.UnattributedSite);
-        Assert.AreEqual(4.0, Cell(locks, locked, "Wasted Spin CPU (ms)"), "a run ending in a contention still belongs to its lock");
-        Assert.IsNull(Cell(locks, locked, "Call Site"));
-        Assert.AreEqual(6.0, Cell(locks, unattributed, "Successful Spin CPU (ms)"));
-        Assert.IsNull(Cell(locks, unattributed, "Lock ID"));
-        Assert.AreEqual(1L, Cell(locks, unattributed, "Threads"));
-        Assert.AreEqual(10.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
-        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("6.0 ms of spin had no stack", StringComparison.Ordinal)), string.Join(" | ", locks.Notes));
+        int locked = RowWhere(locks, r => Equals(r.LockId, 7L), $"Lock ID = {7L}"), unattributed = RowWhere(locks, r => Equals(r.CallSite, SpinWaitTracker.UnattributedSite), $"Call Site = {SpinWaitTracker.UnattributedSite}");
+        Assert.AreEqual(4.0, locks.Rows[locked].WastedSpinCpuMs, "a run ending in a contention still belongs to its lock");
+        Assert.IsNull(locks.Rows[locked].CallSite);
+        Assert.AreEqual(6.0, locks.Rows[unattributed].SuccessfulSpinCpuMs);
+        Assert.IsNull(locks.Rows[unattributed].LockId);
+        Assert.AreEqual(1L, locks.Rows[unattributed].Threads);
+        Assert.AreEqual(10.0, processes.Rows[0].LockSpinCpuMs);
+        Assert.IsTrue(locks.Notes.Texts().Any(n => n.StartsWith("6.0 ms of spin had no stack", StringComparison.Ordinal)), string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -391,8 +391,8 @@ public sealed class SpinWaitTrackerTests
         t.Sample(13 * Ms, Shop, 301, Own);
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(SpinWaitTracker.UnattributedSite, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(3.0, Cell(locks, 0, "Spin CPU (ms)"));
+        Assert.AreEqual(SpinWaitTracker.UnattributedSite, locks.Rows[0].CallSite);
+        Assert.AreEqual(3.0, locks.Rows[0].SpinCpuMs);
     }
 
     [TestMethod]
@@ -404,8 +404,8 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(15 * Ms, Shop, 101);
         t.ContentionStop(30 * Ms, Shop, 101);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(20.0, Cell(locks, RowWhere(locks, "Lock ID", 0xAL), "Wait (ms)"));
-        Assert.AreEqual(3.0, Cell(locks, RowWhere(locks, "Lock ID", 0xBL), "Wait (ms)"));
+        Assert.AreEqual(20.0, locks.Rows[RowWhere(locks, r => Equals(r.LockId, 0xAL), $"Lock ID = {0xAL}")].WaitMs);
+        Assert.AreEqual(3.0, locks.Rows[RowWhere(locks, r => Equals(r.LockId, 0xBL), $"Lock ID = {0xBL}")].WaitMs);
     }
 
     [TestMethod]
@@ -420,11 +420,11 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(19 * Ms, Shop, 101, 1e6);
         t.Sample(20 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        int a = RowWhere(locks, "Lock ID", 0xAL), b = RowWhere(locks, "Lock ID", 0xBL);
-        Assert.AreEqual("Shop.Ledger.Post", Cell(locks, a, "Call Site"));
-        Assert.AreEqual("Shop.Ledger.PostLine", Cell(locks, b, "Call Site"));
-        Assert.AreEqual(2.0, Cell(locks, a, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(3.0, Cell(locks, b, "Wasted Spin CPU (ms)"));
+        int a = RowWhere(locks, r => Equals(r.LockId, 0xAL), $"Lock ID = {0xAL}"), b = RowWhere(locks, r => Equals(r.LockId, 0xBL), $"Lock ID = {0xBL}");
+        Assert.AreEqual("Shop.Ledger.Post", locks.Rows[a].CallSite);
+        Assert.AreEqual("Shop.Ledger.PostLine", locks.Rows[b].CallSite);
+        Assert.AreEqual(2.0, locks.Rows[a].WastedSpinCpuMs);
+        Assert.AreEqual(3.0, locks.Rows[b].WastedSpinCpuMs);
     }
 
     [TestMethod]
@@ -439,9 +439,9 @@ public sealed class SpinWaitTrackerTests
         t.Sample(34 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(2.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(3.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(2.0, locks.Rows[0].WastedSpinCpuMs);
+        Assert.AreEqual(3.0, locks.Rows[0].SuccessfulSpinCpuMs);
+        Assert.AreEqual(Reserve, locks.Rows[0].CallSite);
     }
 
     [TestMethod]
@@ -464,9 +464,9 @@ public sealed class SpinWaitTrackerTests
         t.Sample(611 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(1_000 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(2.0, (double)Cell(locks, 0, "Successful Spin CPU (ms)")!, 1e-12);
-        Assert.AreEqual(3.0, (double)Cell(locks, 0, "Wasted Spin CPU (ms)")!, 1e-12);
-        Assert.AreEqual(3.0, (double)Cell(locks, 0, "Longest Spin (ms)")!, 1e-12);
+        Assert.AreEqual(2.0, (double)locks.Rows[0].SuccessfulSpinCpuMs!, 1e-12);
+        Assert.AreEqual(3.0, (double)locks.Rows[0].WastedSpinCpuMs!, 1e-12);
+        Assert.AreEqual(3.0, (double)locks.Rows[0].LongestSpinMs!, 1e-12);
     }
 
     [TestMethod]
@@ -481,8 +481,8 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(20 * Ms, Shop, 101, 10e6);
         t.Sample(21 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(10.0, (double)Cell(locks, 0, "Wait (ms)")!, 1e-9);
-        Assert.IsFalse(locks.Notes.Any(n => n.Contains("had no ContentionStop") || n.Contains("had no ContentionStart")), string.Join(" | ", locks.Notes));
+        Assert.AreEqual(10.0, (double)locks.Rows[0].WaitMs!, 1e-9);
+        Assert.IsFalse(locks.Notes.Texts().Any(n => n.Contains("had no ContentionStop") || n.Contains("had no ContentionStart")), string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -503,9 +503,9 @@ public sealed class SpinWaitTrackerTests
         t.Sample(203 * Ms, Shop, 103, Own);
         var (locks, _) = t.Build(1_000 * Ms);
         Assert.AreEqual(2, locks.Rows.Count, "Reserve's lock, and Report.Build's proven spin");
-        Assert.AreEqual(2.0, (double)Cell(locks, RowWhere(locks, "Call Site", Reserve), "Wasted Spin CPU (ms)")!, 1e-12, "the run's two samples");
-        Assert.AreEqual(3.0, (double)Cell(locks, RowWhere(locks, "Call Site", "Shop.Report.Build"), "Successful Spin CPU (ms)")!, 1e-12);
-        Assert.IsTrue(locks.Notes.Any(n => n.StartsWith("50.0 ms of runtime code")), string.Join(" | ", locks.Notes));
+        Assert.AreEqual(2.0, (double)locks.Rows[RowWhere(locks, r => Equals(r.CallSite, Reserve), $"Call Site = {Reserve}")].WastedSpinCpuMs!, 1e-12, "the run's two samples");
+        Assert.AreEqual(3.0, (double)locks.Rows[RowWhere(locks, r => Equals(r.CallSite, "Shop.Report.Build"), $"Call Site = {"Shop.Report.Build"}")].SuccessfulSpinCpuMs!, 1e-12);
+        Assert.IsTrue(locks.Notes.Texts().Any(n => n.StartsWith("50.0 ms of runtime code")), string.Join(" | ", locks.Notes.Texts()));
     }
 
     [TestMethod]
@@ -523,7 +523,7 @@ public sealed class SpinWaitTrackerTests
         t.Sample(150 * Ms, Shop, 102, Own);
         var (locks, _) = t.Build(1_000 * Ms);
         Assert.AreEqual(1, locks.Rows.Count);
-        Assert.AreEqual(Reserve, Cell(locks, 0, "Call Site"));
+        Assert.AreEqual(Reserve, locks.Rows[0].CallSite);
     }
 
     [TestMethod]
@@ -536,10 +536,10 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 102, 10, 2, Spin(site));
         t.Sample(12 * Ms, Shop, 102, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(site, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(4.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        Assert.AreEqual(2.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        Assert.AreEqual(2L, Cell(locks, 0, "Threads"));
+        Assert.AreEqual(site, locks.Rows[0].CallSite);
+        Assert.AreEqual(4.0, locks.Rows[0].WastedSpinCpuMs);
+        Assert.AreEqual(2.0, locks.Rows[0].SuccessfulSpinCpuMs);
+        Assert.AreEqual(2L, locks.Rows[0].Threads);
     }
 
     [TestMethod]
@@ -553,12 +553,12 @@ public sealed class SpinWaitTrackerTests
             t.ContextSwitch(100 * Ms + i * Ms, storm, 501, KernelWait.DelayExecution, oldState: 1);
         var (_, processes) = t.Build(1000 * Ms);
         Assert.AreEqual(1, processes.Rows.Count);
-        Assert.AreEqual("Poller.exe", Cell(processes, 0, "Process"));
-        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
-        Assert.AreEqual(1000L, Cell(processes, 0, "Yields"));
-        Assert.AreEqual(4000.0, (double)Cell(processes, 0, "Yields per Second")!, 1e-6);
-        Assert.AreEqual(10L, Cell(processes, 0, "Delay Switches"));
-        Assert.AreEqual(0.0, Cell(processes, 0, "Lock Spin CPU (ms)"));
+        Assert.AreEqual("Poller.exe", processes.Rows[0].Process);
+        Assert.AreEqual(2L, processes.Rows[0].Threads);
+        Assert.AreEqual(1000L, processes.Rows[0].Yields);
+        Assert.AreEqual(4000.0, (double)processes.Rows[0].YieldsPerSecond!, 1e-6);
+        Assert.AreEqual(10L, processes.Rows[0].DelaySwitches);
+        Assert.AreEqual(0.0, processes.Rows[0].LockSpinCpuMs);
     }
 
     [TestMethod]
@@ -572,9 +572,9 @@ public sealed class SpinWaitTrackerTests
         for (int i = 0; i < 200; i++) t.ContextSwitch(i * Ms, spinner, 702, KernelWait.WrDelayExecution, 7);                     // DeferredReady
         var (_, processes) = t.Build(10_000 * Ms);
         Assert.AreEqual(1, processes.Rows.Count);
-        Assert.AreEqual("busy.exe", Cell(processes, 0, "Process"));
-        Assert.AreEqual(500L, Cell(processes, 0, "Delay Switches"));
-        Assert.AreEqual(2L, Cell(processes, 0, "Threads"));
+        Assert.AreEqual("busy.exe", processes.Rows[0].Process);
+        Assert.AreEqual(500L, processes.Rows[0].DelaySwitches);
+        Assert.AreEqual(2L, processes.Rows[0].Threads);
     }
 
     [TestMethod]
@@ -590,13 +590,13 @@ public sealed class SpinWaitTrackerTests
         for (int i = 0; i < 990; i++) t.Sample(i * Ms, light, 901, Own);
         var (locks, processes) = t.Build(1000 * Ms);
         Assert.AreEqual(0, locks.Rows.Count);
-        int s = RowWhere(processes, "Process", "solver.exe"), v = RowWhere(processes, "Process", "viewer.exe");
-        Assert.AreEqual(800.0, Cell(processes, s, "OpenMP Runtime CPU (ms)"));
-        Assert.AreEqual(4L, Cell(processes, s, "Threads"));
+        int s = RowWhere(processes, r => Equals(r.Process, "solver.exe"), $"Process = {"solver.exe"}"), v = RowWhere(processes, r => Equals(r.Process, "viewer.exe"), $"Process = {"viewer.exe"}");
+        Assert.AreEqual(800.0, processes.Rows[s].OpenMPRuntimeCpuMs);
+        Assert.AreEqual(4L, processes.Rows[s].Threads);
         Assert.AreEqual("80% of the process's CPU is OpenMP threads spin-waiting in libiomp5md.dll: set KMP_BLOCKTIME=0 " +
-                        "(or OMP_WAIT_POLICY=PASSIVE) so idle workers sleep instead of spinning for the default 200 ms", Cell(processes, s, "Hint"));
-        Assert.AreEqual(10.0, Cell(processes, v, "OpenMP Runtime CPU (ms)"));
-        Assert.IsNull(Cell(processes, v, "Hint"), "1% is ordinary overhead");
+                        "(or OMP_WAIT_POLICY=PASSIVE) so idle workers sleep instead of spinning for the default 200 ms", processes.Rows[s].Hint);
+        Assert.AreEqual(10.0, processes.Rows[v].OpenMPRuntimeCpuMs);
+        Assert.IsNull(processes.Rows[v].Hint, "1% is ordinary overhead");
     }
 
     [TestMethod]
@@ -616,15 +616,15 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 101, 10, 4, Spin(Reserve));
         t.Sample(14 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(2.0, Cell(locks, 0, "Spin CPU (ms)"));
-        Assert.AreEqual(0, locks.Notes.Count);
+        Assert.AreEqual(2.0, locks.Rows[0].SpinCpuMs);
+        Assert.AreEqual(0, locks.Notes.Texts().Count);
 
         var unstated = new SpinWaitTracker();
         Samples(unstated, 101, 10, 4, Spin(Reserve));
         unstated.Sample(14 * Ms, Shop, 101, Own);
         var (locks2, _) = unstated.Build(100 * Ms);
-        Assert.AreEqual(4.0, Cell(locks2, 0, "Spin CPU (ms)"));
-        CollectionAssert.Contains(locks2.Notes.ToArray(), "The trace does not state its profile interval: each CPU sample counts as 1 ms.");
+        Assert.AreEqual(4.0, locks2.Rows[0].SpinCpuMs);
+        CollectionAssert.Contains(locks2.Notes.Texts().ToArray(), "The trace does not state its profile interval: each CPU sample counts as 1 ms.");
     }
 
     [TestMethod]
@@ -637,7 +637,7 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 101, 10, 4, Spin(Reserve));                      // 10, 11 ms at 1 ms; 12, 13 ms at 0.125 ms
         t.Sample(14 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(2.25, Cell(locks, 0, "Spin CPU (ms)"));
+        Assert.AreEqual(2.25, locks.Rows[0].SpinCpuMs);
     }
 
     [TestMethod]
@@ -648,9 +648,9 @@ public sealed class SpinWaitTrackerTests
         Samples(t, 101, 10, 3, Spin(Reserve));                       // 10–12 ms, then sampling stops
         t.ContentionStart(40 * Ms, Shop, 101);                       // no LockID, no object; too far to name the site
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(SpinWaitTracker.UnattributedSite, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(3.0, Cell(locks, 0, "Wasted Spin CPU (ms)"));
-        CollectionAssert.Contains(locks.Notes.ToArray(), $"3.0 ms of spin had no stack naming its call site or lock; it is shown as '{SpinWaitTracker.UnattributedSite}'.");
+        Assert.AreEqual(SpinWaitTracker.UnattributedSite, locks.Rows[0].CallSite);
+        Assert.AreEqual(3.0, locks.Rows[0].WastedSpinCpuMs);
+        CollectionAssert.Contains(locks.Notes.Texts().ToArray(), $"3.0 ms of spin had no stack naming its call site or lock; it is shown as '{SpinWaitTracker.UnattributedSite}'.");
     }
 
     [TestMethod]
@@ -659,9 +659,9 @@ public sealed class SpinWaitTrackerTests
         var t = new SpinWaitTracker();
         for (int i = 0; i < 3; i++) t.ContextSwitch(10 * Ms + i, ProcessRef.Unknown, 501, KernelWait.WrYieldExecution, 1);
         var (_, byProcess) = t.Build(100 * Ms);
-        Assert.AreEqual("Unknown", Cell(byProcess, 0, "Process"));
-        Assert.IsNull(Cell(byProcess, 0, "PID"));
-        Assert.AreEqual(3L, Cell(byProcess, 0, "Yields"));
+        Assert.AreEqual("Unknown", byProcess.Rows[0].Process);
+        Assert.IsNull(byProcess.Rows[0].Pid);
+        Assert.AreEqual(3L, byProcess.Rows[0].Yields);
     }
 
     [TestMethod]
@@ -674,9 +674,9 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(16 * Ms, Shop, 101);
         t.Sample(17 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
-        Assert.AreEqual(SpinWaitTracker.UnattributedSite, Cell(locks, 0, "Call Site"));
-        Assert.AreEqual(5.0, Cell(locks, 0, "Successful Spin CPU (ms)"));
-        CollectionAssert.Contains(locks.Notes.ToArray(), $"5.0 ms of spin had no stack naming its call site or lock; it is shown as '{SpinWaitTracker.UnattributedSite}'.");
+        Assert.AreEqual(SpinWaitTracker.UnattributedSite, locks.Rows[0].CallSite);
+        Assert.AreEqual(5.0, locks.Rows[0].SuccessfulSpinCpuMs);
+        CollectionAssert.Contains(locks.Notes.Texts().ToArray(), $"5.0 ms of spin had no stack naming its call site or lock; it is shown as '{SpinWaitTracker.UnattributedSite}'.");
     }
 
     [TestMethod]
@@ -686,7 +686,7 @@ public sealed class SpinWaitTrackerTests
         t.ContentionStop(5 * Ms, Shop, 101, 4e6);
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(0, locks.Rows.Count);
-        CollectionAssert.Contains(locks.Notes.ToArray(),
+        CollectionAssert.Contains(locks.Notes.Texts().ToArray(),
             "1 ContentionStop events had no ContentionStart on their thread (the trace began mid-wait); their wait is not counted.");
     }
 
@@ -700,8 +700,8 @@ public sealed class SpinWaitTrackerTests
         t.Sample(63 * Ms, other, 101, Own);
         var (locks, processes) = t.Build(100 * Ms);
         Assert.AreEqual(2, locks.Rows.Count);
-        Assert.AreEqual(3.0, Cell(locks, RowWhere(locks, "Process", "Batch.exe"), "Spin CPU (ms)"));
-        Assert.AreEqual(2.0, Cell(locks, RowWhere(locks, "Process", "Shop.exe"), "Spin CPU (ms)"));
+        Assert.AreEqual(3.0, locks.Rows[RowWhere(locks, r => Equals(r.Process, "Batch.exe"), $"Process = {"Batch.exe"}")].SpinCpuMs);
+        Assert.AreEqual(2.0, locks.Rows[RowWhere(locks, r => Equals(r.Process, "Shop.exe"), $"Process = {"Shop.exe"}")].SpinCpuMs);
         Assert.AreEqual(2, processes.Rows.Count);
     }
 
@@ -712,20 +712,20 @@ public sealed class SpinWaitTrackerTests
         {
             "Process", "PID", "Lock ID", "Object", "Call Site", "Contentions", "Threads", "Wait (ms)", "Wasted Spin CPU (ms)",
             "Successful Spin CPU (ms)", "Spin CPU (ms)", "Spin Share (%)", "Longest Spin (ms)", "First", "Last",
-        }, SpinWaitTables.PerLock.Columns.Select(c => c.Name).ToArray());
+        }, SpinWaitTables.PerLock.Spec.Columns.Select(c => c.Name).ToArray());
         CollectionAssert.AreEqual(new[]
         {
             "Process", "PID", "Threads", "Lock Spin CPU (ms)", "Yields", "Yields per Second", "Delay Switches", "OpenMP Runtime CPU (ms)", "Hint",
-        }, SpinWaitTables.ByProcess.Columns.Select(c => c.Name).ToArray());
-        var lockId = SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("Lock ID")];
+        }, SpinWaitTables.ByProcess.Spec.Columns.Select(c => c.Name).ToArray());
+        var lockId = SpinWaitTables.PerLock.Spec.Columns[SpinWaitTables.PerLock.Spec.IndexOf("Lock ID")];
         Assert.AreEqual(ColumnType.Integer, lockId.Type);
         Assert.AreEqual("hex", lockId.Format);
-        Assert.AreEqual(ColumnRole.StartTime, SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("First")].Role);
-        Assert.AreEqual(ColumnRole.EndTime, SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("Last")].Role);
-        Assert.AreEqual(ColumnType.Timestamp, SpinWaitTables.PerLock.Columns[SpinWaitTables.PerLock.IndexOf("First")].Type);
-        foreach (var c in SpinWaitTables.PerLock.Columns.Concat(SpinWaitTables.ByProcess.Columns).Where(c => c.Name.EndsWith("(ms)", StringComparison.Ordinal)))
+        Assert.AreEqual(ColumnRole.StartTime, SpinWaitTables.PerLock.Spec.Columns[SpinWaitTables.PerLock.Spec.IndexOf("First")].Role);
+        Assert.AreEqual(ColumnRole.EndTime, SpinWaitTables.PerLock.Spec.Columns[SpinWaitTables.PerLock.Spec.IndexOf("Last")].Role);
+        Assert.AreEqual(ColumnType.Timestamp, SpinWaitTables.PerLock.Spec.Columns[SpinWaitTables.PerLock.Spec.IndexOf("First")].Type);
+        foreach (var c in SpinWaitTables.PerLock.Spec.Columns.Concat(SpinWaitTables.ByProcess.Spec.Columns).Where(c => c.Name.EndsWith("(ms)", StringComparison.Ordinal)))
             Assert.AreEqual(ColumnType.Decimal, c.Type, c.Name);
-        Assert.AreEqual(Tables.TableIds.SpinWaitCostPerLock, SpinWaitTables.PerLock.Id);
-        Assert.AreEqual(Tables.TableIds.SpinWaitByProcess, SpinWaitTables.ByProcess.Id);
+        Assert.AreEqual(Tables.TableIds.SpinWaitCostPerLock, SpinWaitTables.PerLock.Spec.Id);
+        Assert.AreEqual(Tables.TableIds.SpinWaitByProcess, SpinWaitTables.ByProcess.Spec.Id);
     }
 }

@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Tables.SpinWait;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Tables.SyscallHook;
 
@@ -36,11 +37,11 @@ public sealed class SyscallHookGapTests
         Sampling(t, 350 * Ms, 400 * Ms);
         var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
-        Assert.AreEqual(100 * Ms, gaps.Cell(0, "Start"));
-        Assert.AreEqual(350 * Ms, gaps.Cell(0, "End"));
-        Assert.AreEqual(250.0, (double)gaps.Cell(0, "Duration (ms)")!, 1e-12);
-        Assert.AreEqual(26L, gaps.Cell(0, "Events During Gap"), "the OtherEvent half an interval after the last sample and 25 syscall enters");
-        StringAssert.StartsWith((string)gaps.Cell(0, "Likely Cause")!, "Sampling paused while other kernel events went on");
+        Assert.AreEqual(100 * Ms, gaps.Rows[0].Start);
+        Assert.AreEqual(350 * Ms, gaps.Rows[0].End);
+        Assert.AreEqual(250.0, (double)gaps.Rows[0].DurationMs!, 1e-12);
+        Assert.AreEqual(26L, gaps.Rows[0].EventsDuringGap, "the OtherEvent half an interval after the last sample and 25 syscall enters");
+        StringAssert.StartsWith((string)gaps.Rows[0].LikelyCause!, "Sampling paused while other kernel events went on");
     }
 
     [TestMethod]
@@ -55,9 +56,9 @@ public sealed class SyscallHookGapTests
         Sampling(t, 150 * Ms, 250 * Ms, 10 * Ms);
         var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
-        Assert.AreEqual(100 * Ms, gaps.Cell(0, "Start"));
-        Assert.AreEqual(150 * Ms, gaps.Cell(0, "End"));
-        StringAssert.StartsWith((string)gaps.Cell(0, "Likely Cause")!, "The sample interval was changed to 10 ms during the gap");
+        Assert.AreEqual(100 * Ms, gaps.Rows[0].Start);
+        Assert.AreEqual(150 * Ms, gaps.Rows[0].End);
+        StringAssert.StartsWith((string)gaps.Rows[0].LikelyCause!, "The sample interval was changed to 10 ms during the gap");
     }
 
     [TestMethod]
@@ -68,10 +69,10 @@ public sealed class SyscallHookGapTests
         for (long now = 60 * Ms; now <= 500 * Ms; now += 20 * Ms) t.OtherEvent(now);
         var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
-        Assert.AreEqual(50 * Ms, gaps.Cell(0, "Start"));
-        Assert.AreEqual(500 * Ms, gaps.Cell(0, "End"));
-        Assert.AreEqual(24L, gaps.Cell(0, "Events During Gap"));
-        StringAssert.StartsWith((string)gaps.Cell(0, "Likely Cause")!, "Sampling stopped for the rest of the trace");
+        Assert.AreEqual(50 * Ms, gaps.Rows[0].Start);
+        Assert.AreEqual(500 * Ms, gaps.Rows[0].End);
+        Assert.AreEqual(24L, gaps.Rows[0].EventsDuringGap);
+        StringAssert.StartsWith((string)gaps.Rows[0].LikelyCause!, "Sampling stopped for the rest of the trace");
     }
 
     [TestMethod]
@@ -88,9 +89,9 @@ public sealed class SyscallHookGapTests
         for (long now = 300 * Ms; now < 400 * Ms; now += Ms) t.OtherEvent(now, isActivity: false);
         var (_, gaps) = t.Build();
         Assert.AreEqual(2, gaps.Rows.Count, "0–100 ms and 100–200 ms; the rundown after the last sample is no gap");
-        Assert.AreEqual(2L, gaps.Cell(0, "Events During Gap"), "the activity event half an interval after the last sample and the rundown at 20 ms");
-        Assert.AreEqual(100 * Ms, gaps.Cell(1, "Start"));
-        Assert.AreEqual(3L, gaps.Cell(1, "Events During Gap"));
+        Assert.AreEqual(2L, gaps.Rows[0].EventsDuringGap, "the activity event half an interval after the last sample and the rundown at 20 ms");
+        Assert.AreEqual(100 * Ms, gaps.Rows[1].Start);
+        Assert.AreEqual(3L, gaps.Rows[1].EventsDuringGap);
     }
 
     [TestMethod]
@@ -114,7 +115,7 @@ public sealed class SyscallHookGapTests
         t.Sample(20 * Ms + 1, 0, 10);
         var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
-        Assert.AreEqual(10 * Ms, gaps.Cell(0, "Start"));
+        Assert.AreEqual(10 * Ms, gaps.Rows[0].Start);
     }
 
     [TestMethod]
@@ -129,8 +130,8 @@ public sealed class SyscallHookGapTests
         t.SampleInterval(now + 1, 10 * Ms);
         var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
-        Assert.AreEqual(200 * Ms, gaps.Cell(0, "Start"));
-        Assert.AreEqual(350 * Ms, gaps.Cell(0, "End"));
+        Assert.AreEqual(200 * Ms, gaps.Rows[0].Start);
+        Assert.AreEqual(350 * Ms, gaps.Rows[0].End);
     }
 
     [TestMethod]
@@ -144,7 +145,7 @@ public sealed class SyscallHookGapTests
         var (_, gaps) = t.Build();
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual("The sample interval was changed to 10 ms during the gap: another session reconfigured the kernel logger's profiling.",
-            gaps.Cell(0, "Likely Cause"));
+            gaps.Rows[0].LikelyCause);
     }
 
     [TestMethod]
@@ -154,13 +155,13 @@ public sealed class SyscallHookGapTests
         t.OtherEvent(Ms);
         var (_, gaps) = t.Build();
         Assert.AreEqual(0, gaps.Rows.Count);
-        StringAssert.Contains(gaps.Notes.Single(), "MultiProfile.wprp!SysCall");
+        StringAssert.Contains(gaps.Notes.Texts().Single(), "MultiProfile.wprp!SysCall");
     }
 
     [TestMethod]
     public void Table_specs_keep_the_issue_column_names_types_and_roles()
     {
-        var overhead = SyscallHookTables.Overhead;
+        var overhead = SyscallHookTables.Overhead.Spec;
         CollectionAssert.AreEqual(new[]
         {
             "Culprit Module", "Vendor", "Product", "Category", "Process", "PID", "Syscall", "Syscalls", "Syscalls per Second",
@@ -178,7 +179,7 @@ public sealed class SyscallHookGapTests
         AssertColumn(overhead, "PID", ColumnType.Integer, ColumnUnit.None, ColumnRole.ProcessId);
         CollectionAssert.AreEqual(new[] { "Culprit Module", "Process", "Syscall" }, overhead.DefaultView.PivotColumns.ToArray());
 
-        var gaps = SyscallHookTables.Gaps;
+        var gaps = SyscallHookTables.Gaps.Spec;
         CollectionAssert.AreEqual(new[] { "Start", "End", "Duration (ms)", "Events During Gap", "Likely Cause" },
             gaps.Columns.Select(c => c.Name).ToArray());
         Assert.AreEqual(new Guid("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0021"), gaps.Id);

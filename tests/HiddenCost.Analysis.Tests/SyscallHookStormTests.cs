@@ -1,3 +1,5 @@
+using HiddenCost.Analysis.Tables.SpinWait;
+using HiddenCost.Analysis.Tables.SyscallHook;
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Synthetic.Model;
@@ -31,9 +33,8 @@ public sealed class SyscallHookStormTests
             $"{what}: {value} is not within 1% of the ground truth {expected}");
     }
 
-    private static int RowOf(Table table, string process, string syscall) =>
-        Enumerable.Range(0, table.Rows.Count).Single(r =>
-            (string?)table.Cell(r, "Process") == process && (string?)table.Cell(r, "Syscall") == syscall && table.Cell(r, "Culprit Module") is not null);
+    private static int RowOf(Table<SyscallHookOverheadRow> table, string process, string syscall) =>
+        table.Rows.ToList().FindIndex(r => r.Process == process && r.Syscall == syscall && r.CulpritModule is not null);
 
     [TestMethod]
     public void Syscall_storm_rows_match_the_ground_truth_within_one_percent()
@@ -48,15 +49,15 @@ public sealed class SyscallHookStormTests
         // The driver adds about 32 µs to every call; sampling pauses for 40 ms of the storm's 250. Dividing the hook CPU
         // the samples saw by every call, those made in the pause included, gave 27.2 µs instead of 32.5.
         double Overhead(AnalysisResult result) =>
-            Convert.ToDouble(result["Syscall Hook Overhead"].Cell(RowOf(result["Syscall Hook Overhead"], "OrderRouter.exe", "ntoskrnl.exe+0x5E3B20"),
-                "Hook Overhead per Syscall (µs)"));
+            Convert.ToDouble(result.Table(SyscallHookTables.Overhead).Rows
+                .Single(r => r.Process == "OrderRouter.exe" && r.Syscall == "ntoskrnl.exe+0x5E3B20" && r.CulpritModule is not null).HookOverheadPerSyscallUs);
         var (withGap, _) = Analyze();
         var (withoutGap, _) = Analyze(new SyscallHookStormOptions { GapStartMs = null, GapEndMs = null });
         Assert.AreEqual(Overhead(withoutGap), Overhead(withGap), 0.03 * Overhead(withoutGap));
         Assert.IsTrue(Overhead(withGap) is > 30 and < 35, $"{Overhead(withGap)} µs");
-        var note = withGap["Syscall Hook Overhead"].Notes.SingleOrDefault(n => n.Contains("were made during profiling gaps"));
-        Assert.IsNotNull(note, string.Join(" | ", withGap["Syscall Hook Overhead"].Notes));
-        Assert.IsFalse(withoutGap["Syscall Hook Overhead"].Notes.Any(n => n.Contains("profiling gaps")), string.Join(" | ", withoutGap["Syscall Hook Overhead"].Notes));
+        var note = withGap.Table(SyscallHookTables.Overhead).Notes.Texts().SingleOrDefault(n => n.Contains("were made during profiling gaps"));
+        Assert.IsNotNull(note, string.Join(" | ", withGap.Table(SyscallHookTables.Overhead).Notes.Texts()));
+        Assert.IsFalse(withoutGap.Table(SyscallHookTables.Overhead).Notes.Texts().Any(n => n.Contains("profiling gaps")), string.Join(" | ", withoutGap.Table(SyscallHookTables.Overhead).Notes.Texts()));
     }
 
     [TestMethod]
@@ -72,35 +73,35 @@ public sealed class SyscallHookStormTests
             var result = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", file));
             Assert.IsNull(result.Error, result.Error);
             AssertMatches(result, truth);
-            var gaps = result["Profiling Gaps"];
+            var gaps = result.Table(SyscallHookTables.Gaps);
             Assert.AreEqual(1, gaps.Rows.Count, file);
-            Assert.AreEqual(truth.Gap!.StartNs, gaps.Cell(0, "Start"), file);
+            Assert.AreEqual(truth.Gap!.StartNs, gaps.Rows[0].Start, file);
         }
     }
 
     private static void AssertMatches(AnalysisResult result, SyscallHookStormTruth truth)
     {
-        var table = result["Syscall Hook Overhead"];
+        var table = result.Table(SyscallHookTables.Overhead);
         Assert.IsTrue(truth.Rows.Count >= 2, "the scenario has victims of both syscalls");
         foreach (var expected in truth.Rows)
         {
             int r = RowOf(table, expected.Process, expected.UnresolvedSyscall);
             string what = $"{expected.Process} {expected.UnresolvedSyscall}";
-            Assert.AreEqual(expected.CulpritModule, table.Cell(r, "Culprit Module"), what);
-            Assert.AreEqual(expected.Vendor, table.Cell(r, "Vendor"), what);
-            Assert.AreEqual(expected.Product, table.Cell(r, "Product"), what);
-            Assert.AreEqual(expected.Category, table.Cell(r, "Category"), what);
-            Assert.AreEqual((long)expected.Pid, table.Cell(r, "PID"), what);
-            Near(expected.Syscalls, table.Cell(r, "Syscalls"), what + " Syscalls");
-            Near(expected.SyscallsPerSecond, table.Cell(r, "Syscalls per Second"), what + " Syscalls per Second");
-            Near(expected.TotalSyscallTimeMs, table.Cell(r, "Total Syscall Time (ms)"), what + " Total Syscall Time");
-            Near(expected.MeanSyscallTimeUs, table.Cell(r, "Mean Syscall Time (µs)"), what + " Mean Syscall Time");
-            Near(expected.SamplesInSyscalls, table.Cell(r, "Samples in Syscalls"), what + " Samples in Syscalls");
-            Near(expected.HookCpuMs, table.Cell(r, "Hook CPU (ms)"), what + " Hook CPU");
-            Near(expected.HookOverheadPerSyscallUs, table.Cell(r, "Hook Overhead per Syscall (µs)"), what + " Hook Overhead per Syscall");
-            Near(expected.Inflation, table.Cell(r, "Inflation (×)"), what + " Inflation");
-            Near(expected.FirstNs, table.Cell(r, "First"), what + " First");
-            Near(expected.LastNs, table.Cell(r, "Last"), what + " Last");
+            Assert.AreEqual(expected.CulpritModule, table.Rows[r].CulpritModule, what);
+            Assert.AreEqual(expected.Vendor, table.Rows[r].Vendor, what);
+            Assert.AreEqual(expected.Product, table.Rows[r].Product, what);
+            Assert.AreEqual(expected.Category, table.Rows[r].Category, what);
+            Assert.AreEqual((long)expected.Pid, table.Rows[r].Pid, what);
+            Near(expected.Syscalls, table.Rows[r].Syscalls, what + " Syscalls");
+            Near(expected.SyscallsPerSecond, table.Rows[r].SyscallsPerSecond, what + " Syscalls per Second");
+            Near(expected.TotalSyscallTimeMs, table.Rows[r].TotalSyscallTimeMs, what + " Total Syscall Time");
+            Near(expected.MeanSyscallTimeUs, table.Rows[r].MeanSyscallTimeUs, what + " Mean Syscall Time");
+            Near(expected.SamplesInSyscalls, table.Rows[r].SamplesInSyscalls, what + " Samples in Syscalls");
+            Near(expected.HookCpuMs, table.Rows[r].HookCpuMs, what + " Hook CPU");
+            Near(expected.HookOverheadPerSyscallUs, table.Rows[r].HookOverheadPerSyscallUs, what + " Hook Overhead per Syscall");
+            Near(expected.Inflation, table.Rows[r].Inflation, what + " Inflation");
+            Near(expected.FirstNs, table.Rows[r].First, what + " First");
+            Near(expected.LastNs, table.Rows[r].Last, what + " Last");
         }
     }
 
@@ -108,49 +109,49 @@ public sealed class SyscallHookStormTests
     public void Only_the_edr_driver_is_a_culprit_and_the_process_without_syscalls_is_absent()
     {
         var (result, truth) = Analyze();
-        var table = result["Syscall Hook Overhead"];
-        var culprits = Enumerable.Range(0, table.Rows.Count).Select(r => (string?)table.Cell(r, "Culprit Module")).Where(c => c is not null).Distinct().ToArray();
+        var table = result.Table(SyscallHookTables.Overhead);
+        var culprits = Enumerable.Range(0, table.Rows.Count).Select(r => (string?)table.Rows[r].CulpritModule).Where(c => c is not null).Distinct().ToArray();
         CollectionAssert.AreEqual(new[] { truth.CulpritModule }, culprits, "csagent.sys is loaded but never in a syscall stack");
-        Assert.IsFalse(Enumerable.Range(0, table.Rows.Count).Any(r => (string?)table.Cell(r, "Process") == truth.ProcessWithoutSyscalls));
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("default sample interval")), string.Join("\n", table.Notes));
+        Assert.IsFalse(Enumerable.Range(0, table.Rows.Count).Any(r => (string?)table.Rows[r].Process == truth.ProcessWithoutSyscalls));
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("default sample interval")), string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
     public void Sampling_gap_is_found_with_its_start()
     {
         var (result, truth) = Analyze();
-        var gaps = result["Profiling Gaps"];
+        var gaps = result.Table(SyscallHookTables.Gaps);
         Assert.IsNotNull(truth.Gap);
         Assert.AreEqual(1, gaps.Rows.Count);
-        Assert.AreEqual(truth.Gap.StartNs, gaps.Cell(0, "Start"));
-        Assert.AreEqual(truth.Gap.EndNs, gaps.Cell(0, "End"));
-        Near(truth.Gap.DurationMs, gaps.Cell(0, "Duration (ms)"), "Duration");
-        Assert.AreEqual((long)truth.Gap.EventsDuringGap, gaps.Cell(0, "Events During Gap"));
+        Assert.AreEqual(truth.Gap.StartNs, gaps.Rows[0].Start);
+        Assert.AreEqual(truth.Gap.EndNs, gaps.Rows[0].End);
+        Near(truth.Gap.DurationMs, gaps.Rows[0].DurationMs, "Duration");
+        Assert.AreEqual((long)truth.Gap.EventsDuringGap, gaps.Rows[0].EventsDuringGap);
     }
 
     [TestMethod]
     public void Storm_without_a_gap_reports_none()
     {
         var (result, _) = Analyze(new SyscallHookStormOptions { DurationMs = 60, GapStartMs = null, GapEndMs = null });
-        Assert.AreEqual(0, result["Profiling Gaps"].Rows.Count);
+        Assert.AreEqual(0, result.Table(SyscallHookTables.Gaps).Rows.Count);
     }
 
     [TestMethod]
     public void Storm_without_syscall_stacks_still_finds_the_culprit_and_says_what_is_missing()
     {
         var (result, truth) = Analyze(new SyscallHookStormOptions { DurationMs = 60, SyscallStacks = false, GapStartMs = null, GapEndMs = null });
-        var table = result["Syscall Hook Overhead"];
+        var table = result.Table(SyscallHookTables.Overhead);
         foreach (var expected in truth.Rows)
-            Near(expected.HookCpuMs, table.Cell(RowOf(table, expected.Process, expected.UnresolvedSyscall), "Hook CPU (ms)"), "Hook CPU");
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("SysClEnter events carry no stacks") && n.Contains("MultiProfile.wprp!SysCall")),
-            string.Join("\n", table.Notes));
+            Near(expected.HookCpuMs, table.Rows[RowOf(table, expected.Process, expected.UnresolvedSyscall)].HookCpuMs, "Hook CPU");
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("SysClEnter events carry no stacks") && n.Contains("MultiProfile.wprp!SysCall")),
+            string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
     public void Storm_with_stacks_on_syscalls_has_no_missing_stack_note()
     {
         var (result, _) = Analyze(new SyscallHookStormOptions { DurationMs = 60, GapStartMs = null, GapEndMs = null });
-        Assert.AreEqual(0, result["Syscall Hook Overhead"].Notes.Count, string.Join("\n", result["Syscall Hook Overhead"].Notes));
+        Assert.AreEqual(0, result.Table(SyscallHookTables.Overhead).Notes.Texts().Count, string.Join("\n", result.Table(SyscallHookTables.Overhead).Notes.Texts()));
     }
 
     [TestMethod]
@@ -158,12 +159,12 @@ public sealed class SyscallHookStormTests
     {
         var (result, truth) = Analyze(new SyscallHookStormOptions { DurationMs = 80, GapStartMs = null, GapEndMs = null },
             new TraceBuilderSettings { PointerSize = 4, Stacks = StackEncoding.Plain, Seed = 7 });
-        var table = result["Syscall Hook Overhead"];
+        var table = result.Table(SyscallHookTables.Overhead);
         foreach (var expected in truth.Rows)
         {
             int r = RowOf(table, expected.Process, expected.UnresolvedSyscall);
-            Near(expected.HookCpuMs, table.Cell(r, "Hook CPU (ms)"), "Hook CPU");
-            Near(expected.Inflation, table.Cell(r, "Inflation (×)"), "Inflation");
+            Near(expected.HookCpuMs, table.Rows[r].HookCpuMs, "Hook CPU");
+            Near(expected.Inflation, table.Rows[r].Inflation, "Inflation");
         }
     }
 }

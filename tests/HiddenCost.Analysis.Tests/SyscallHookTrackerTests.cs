@@ -74,23 +74,23 @@ public sealed class SyscallHookTrackerTests
     {
         var (table, _) = Storm(100).Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual("Palo Alto Networks", table.Cell(0, "Vendor"));
-        Assert.AreEqual("Cortex XDR", table.Cell(0, "Product"));
-        Assert.AreEqual("EDR", table.Cell(0, "Category"));
-        Assert.AreEqual("victim.exe", table.Cell(0, "Process"));
-        Assert.AreEqual(100L, table.Cell(0, "PID"));
-        Assert.AreEqual("ntoskrnl.exe+0x42A10", table.Cell(0, "Syscall"));
-        Assert.AreEqual(100L, table.Cell(0, "Syscalls"));
-        Assert.AreEqual(100 / 0.0993, (double)table.Cell(0, "Syscalls per Second")!, 1e-9, "100 calls from the first enter (1 ms) to the last exit (100.3 ms)");
-        Assert.AreEqual(30.0, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-9);
-        Assert.AreEqual(300.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-9);
-        Assert.AreEqual(200L, table.Cell(0, "Samples in Syscalls"));
-        Assert.AreEqual(100.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-9, "100 samples × 1 ms, the module counted once per sample");
-        Assert.AreEqual(1000.0, (double)table.Cell(0, "Hook Overhead per Syscall (µs)")!, 1e-9);
-        Assert.AreEqual(2.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12, "200 samples ÷ (200 − 100 in the hook)");
-        Assert.AreEqual(1 * Ms, table.Cell(0, "First"));
-        Assert.AreEqual(100 * Ms + 300 * Us, table.Cell(0, "Last"));
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual("Palo Alto Networks", table.Rows[0].Vendor);
+        Assert.AreEqual("Cortex XDR", table.Rows[0].Product);
+        Assert.AreEqual("EDR", table.Rows[0].Category);
+        Assert.AreEqual("victim.exe", table.Rows[0].Process);
+        Assert.AreEqual(100L, table.Rows[0].Pid);
+        Assert.AreEqual("ntoskrnl.exe+0x42A10", table.Rows[0].Syscall);
+        Assert.AreEqual(100L, table.Rows[0].Syscalls);
+        Assert.AreEqual(100 / 0.0993, (double)table.Rows[0].SyscallsPerSecond!, 1e-9, "100 calls from the first enter (1 ms) to the last exit (100.3 ms)");
+        Assert.AreEqual(30.0, (double)table.Rows[0].TotalSyscallTimeMs!, 1e-9);
+        Assert.AreEqual(300.0, (double)table.Rows[0].MeanSyscallTimeUs!, 1e-9);
+        Assert.AreEqual(200L, table.Rows[0].SamplesInSyscalls);
+        Assert.AreEqual(100.0, (double)table.Rows[0].HookCpuMs!, 1e-9, "100 samples × 1 ms, the module counted once per sample");
+        Assert.AreEqual(1000.0, (double)table.Rows[0].HookOverheadPerSyscallUs!, 1e-9);
+        Assert.AreEqual(2.0, (double)table.Rows[0].Inflation!, 1e-12, "200 samples ÷ (200 − 100 in the hook)");
+        Assert.AreEqual(1 * Ms, table.Rows[0].First);
+        Assert.AreEqual(100 * Ms + 300 * Us, table.Rows[0].Last);
     }
 
     [TestMethod]
@@ -101,8 +101,8 @@ public sealed class SyscallHookTrackerTests
         int outside = t.Sample(50 * Ms, 1, QuietThread);
         t.SampleStack(outside, [OtherEdrBase + 0x10]);
         var (table, _) = t.Build();
-        Assert.IsFalse(table.Rows.Any(r => (string?)r[table.Spec.IndexOf("Process")] == "quiet.exe"));
-        Assert.IsFalse(table.Rows.Any(r => (string?)r[table.Spec.IndexOf("Culprit Module")] == "CSAgent.sys"));
+        Assert.IsFalse(table.Rows.Any(r => (string?)r.Process == "quiet.exe"));
+        Assert.IsFalse(table.Rows.Any(r => (string?)r.CulpritModule == "CSAgent.sys"));
         Assert.AreEqual(1, table.Rows.Count);
     }
 
@@ -118,13 +118,13 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(4 * Ms, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("acmegpu.sys", table.Cell(0, "Culprit Module"));
-        Assert.IsNull(table.Cell(0, "Vendor"));
-        Assert.IsNull(table.Cell(0, "Product"));
-        Assert.AreEqual("unknown third-party kernel module", table.Cell(0, "Category"));
-        Assert.AreEqual(2L, table.Cell(0, "Samples in Syscalls"));
-        Assert.AreEqual(1.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
-        Assert.AreEqual(2.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12);
+        Assert.AreEqual("acmegpu.sys", table.Rows[0].CulpritModule);
+        Assert.IsNull(table.Rows[0].Vendor);
+        Assert.IsNull(table.Rows[0].Product);
+        Assert.AreEqual("unknown third-party kernel module", table.Rows[0].Category);
+        Assert.AreEqual(2L, table.Rows[0].SamplesInSyscalls);
+        Assert.AreEqual(1.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
+        Assert.AreEqual(2.0, (double)table.Rows[0].Inflation!, 1e-12);
     }
 
     [TestMethod]
@@ -138,16 +138,16 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(2 * Ms + 40 * Us, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.IsNull(table.Cell(0, "Culprit Module"));
-        Assert.IsNull(table.Cell(0, "Category"));
-        Assert.AreEqual(2L, table.Cell(0, "Syscalls"));
-        Assert.AreEqual(2 / 0.00104, (double)table.Cell(0, "Syscalls per Second")!, 1e-9);
-        Assert.AreEqual(0.06, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-12);
-        Assert.AreEqual(30.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-12);
-        Assert.AreEqual(0L, table.Cell(0, "Samples in Syscalls"));
-        Assert.IsNull(table.Cell(0, "Hook CPU (ms)"));
-        Assert.IsNull(table.Cell(0, "Inflation (×)"));
-        CollectionAssert.Contains(table.Notes.ToList(),
+        Assert.IsNull(table.Rows[0].CulpritModule);
+        Assert.IsNull(table.Rows[0].Category);
+        Assert.AreEqual(2L, table.Rows[0].Syscalls);
+        Assert.AreEqual(2 / 0.00104, (double)table.Rows[0].SyscallsPerSecond!, 1e-9);
+        Assert.AreEqual(0.06, (double)table.Rows[0].TotalSyscallTimeMs!, 1e-12);
+        Assert.AreEqual(30.0, (double)table.Rows[0].MeanSyscallTimeUs!, 1e-12);
+        Assert.AreEqual(0L, table.Rows[0].SamplesInSyscalls);
+        Assert.IsNull(table.Rows[0].HookCpuMs);
+        Assert.IsNull(table.Rows[0].Inflation);
+        CollectionAssert.Contains(table.Notes.Texts().ToList(),
             "No CPU samples (PerfInfo SampledProfile): syscall counts and durations are shown, but the CPU spent in hooking modules cannot be measured. Record with `wpr -start MultiProfile.wprp!SysCall`.");
     }
 
@@ -160,11 +160,11 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(1 * Ms + 100 * Us, 0);
         t.SyscallEnter(2 * Ms, 0, NtDelayExecution); // still inside when the trace ends
         var (table, _) = t.Build();
-        Assert.AreEqual(2L, table.Cell(0, "Syscalls"));
-        Assert.AreEqual(0.1, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-12);
-        Assert.AreEqual(100.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-12);
-        Assert.AreEqual(2 * Ms, table.Cell(0, "Last"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had no exit: the trace or their thread ended inside them")), string.Join("\n", table.Notes));
+        Assert.AreEqual(2L, table.Rows[0].Syscalls);
+        Assert.AreEqual(0.1, (double)table.Rows[0].TotalSyscallTimeMs!, 1e-12);
+        Assert.AreEqual(100.0, (double)table.Rows[0].MeanSyscallTimeUs!, 1e-12);
+        Assert.AreEqual(2 * Ms, table.Rows[0].Last);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 syscalls had no exit: the trace or their thread ended inside them")), string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -177,11 +177,11 @@ public sealed class SyscallHookTrackerTests
         t.ContextSwitch(2 * Ms, 0, VictimThread, QuietThread);
         t.SyscallExit(3 * Ms, 0); // quiet.exe's thread was not inside a syscall: an orphan exit
         var (table, _) = t.Build();
-        Assert.AreEqual(1L, table.Cell(0, "Syscalls"));
-        Assert.IsNull(table.Cell(0, "Total Syscall Time (ms)"));
-        Assert.IsNull(table.Cell(0, "Mean Syscall Time (µs)"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had no exit")));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscall exits had no enter")));
+        Assert.AreEqual(1L, table.Rows[0].Syscalls);
+        Assert.IsNull(table.Rows[0].TotalSyscallTimeMs);
+        Assert.IsNull(table.Rows[0].MeanSyscallTimeUs);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 syscalls had no exit")));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 syscall exits had no enter")));
     }
 
     [TestMethod]
@@ -197,13 +197,13 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(2 * Ms + 100 * Us, 3);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("Unknown", table.Cell(0, "Process"));
-        Assert.IsNull(table.Cell(0, "PID"));
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual(2L, table.Cell(0, "Syscalls"));
-        Assert.AreEqual(150.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-12);
-        Assert.AreEqual(1L, table.Cell(0, "Samples in Syscalls"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No context switches (Thread CSwitch)")), string.Join("\n", table.Notes));
+        Assert.AreEqual("Unknown", table.Rows[0].Process);
+        Assert.IsNull(table.Rows[0].Pid);
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual(2L, table.Rows[0].Syscalls);
+        Assert.AreEqual(150.0, (double)table.Rows[0].MeanSyscallTimeUs!, 1e-12);
+        Assert.AreEqual(1L, table.Rows[0].SamplesInSyscalls);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("No context switches (Thread CSwitch)")), string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -216,10 +216,10 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(4 * Ms, 1);                              // … and returns there
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("Unknown", table.Cell(0, "Process"), "entered while the thread was unknown: counted under Unknown");
-        Assert.AreEqual(3.0, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-12);
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("had not returned")));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls ran on a processor before its first context switch")), string.Join("\n", table.Notes));
+        Assert.AreEqual("Unknown", table.Rows[0].Process, "entered while the thread was unknown: counted under Unknown");
+        Assert.AreEqual(3.0, (double)table.Rows[0].TotalSyscallTimeMs!, 1e-12);
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("had not returned")));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 syscalls ran on a processor before its first context switch")), string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -235,10 +235,10 @@ public sealed class SyscallHookTrackerTests
         t.ContextSwitch(5 * Ms, 1, QuietThread, VictimThread);
         t.SyscallExit(6 * Ms, 1);
         var (table, _) = t.Build();
-        var victim = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Cell(r, "Process") == "victim.exe");
-        var quiet = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Cell(r, "Process") == "quiet.exe");
-        Assert.AreEqual(5.0, (double)table.Cell(victim, "Total Syscall Time (ms)")!, 1e-12);
-        Assert.AreEqual(0.01, (double)table.Cell(quiet, "Total Syscall Time (ms)")!, 1e-12);
+        var victim = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Process == "victim.exe");
+        var quiet = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Process == "quiet.exe");
+        Assert.AreEqual(5.0, (double)table.Rows[victim].TotalSyscallTimeMs!, 1e-12);
+        Assert.AreEqual(0.01, (double)table.Rows[quiet].TotalSyscallTimeMs!, 1e-12);
     }
 
     [TestMethod]
@@ -253,12 +253,12 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(3 * Ms, 0);
         t.SyscallExit(5 * Ms, 0);
         var (table, _) = t.Build();
-        int close = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Cell(r, "Syscall") == "ntoskrnl.exe+0x10040");
-        int delay = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Cell(r, "Syscall") == "ntoskrnl.exe+0x42A10");
-        Assert.AreEqual(1.0, (double)table.Cell(close, "Total Syscall Time (ms)")!, 1e-12);
-        Assert.AreEqual("tedrdrv.sys", table.Cell(close, "Culprit Module"));
-        Assert.AreEqual(4.0, (double)table.Cell(delay, "Total Syscall Time (ms)")!, 1e-12);
-        Assert.AreEqual(0L, table.Cell(delay, "Samples in Syscalls"));
+        int close = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Syscall == "ntoskrnl.exe+0x10040");
+        int delay = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Syscall == "ntoskrnl.exe+0x42A10");
+        Assert.AreEqual(1.0, (double)table.Rows[close].TotalSyscallTimeMs!, 1e-12);
+        Assert.AreEqual("tedrdrv.sys", table.Rows[close].CulpritModule);
+        Assert.AreEqual(4.0, (double)table.Rows[delay].TotalSyscallTimeMs!, 1e-12);
+        Assert.AreEqual(0L, table.Rows[delay].SamplesInSyscalls);
         Assert.AreEqual(0, close, "the row with hook CPU sorts first");
     }
 
@@ -277,18 +277,18 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(1 * Ms + 50 * Us, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("ntkrnlpa.exe+0x41234", table.Cell(0, "Syscall"));
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual(2L, table.Cell(0, "Samples in Syscalls"));
-        Assert.AreEqual(1.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
+        Assert.AreEqual("ntkrnlpa.exe+0x41234", table.Rows[0].Syscall);
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual(2L, table.Rows[0].SamplesInSyscalls);
+        Assert.AreEqual(1.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
     }
 
     [TestMethod]
     public void Hook_seen_only_with_unresolved_symbols_is_found_and_syscalls_are_named_module_plus_rva()
     {
         var (table, _) = Storm(5).Build();
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual("ntoskrnl.exe+0x42A10", table.Cell(0, "Syscall"));
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual("ntoskrnl.exe+0x42A10", table.Rows[0].Syscall);
     }
 
     [TestMethod]
@@ -301,7 +301,7 @@ public sealed class SyscallHookTrackerTests
         t.SyscallEnter(3 * Ms, 0, NtClose);
         t.SyscallExit(4 * Ms, 0);
         var (table, _) = t.Build();
-        var names = Enumerable.Range(0, table.Rows.Count).Select(r => (string)table.Cell(r, "Syscall")!).Order(StringComparer.Ordinal).ToArray();
+        var names = Enumerable.Range(0, table.Rows.Count).Select(r => (string)table.Rows[r].Syscall!).Order(StringComparer.Ordinal).ToArray();
         CollectionAssert.AreEqual(new[] { "NtDelayExecution", "ntoskrnl.exe+0x10040" }, names);
     }
 
@@ -312,18 +312,18 @@ public sealed class SyscallHookTrackerTests
         t.ContextSwitch(0, 0, 0, VictimThread);
         t.SyscallEnter(1 * Ms, 0, 0xFFFF_F800_DEAD_0000);
         var (table, _) = t.Build();
-        Assert.AreEqual("<no module>+0xFFFFF800DEAD0000", table.Cell(0, "Syscall"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No SysClExit events: syscalls are counted")), string.Join("\n", table.Notes));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No kernel image loads or rundowns")));
+        Assert.AreEqual("<no module>+0xFFFFF800DEAD0000", table.Rows[0].Syscall);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("No SysClExit events: syscalls are counted")), string.Join("\n", table.Notes.Texts()));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("No kernel image loads or rundowns")));
     }
 
     [TestMethod]
     public void Hook_cpu_assumes_1_ms_when_the_trace_names_no_interval()
     {
         var (table, gaps) = Storm(10, interval: false).Build();
-        Assert.AreEqual(10.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
-        CollectionAssert.Contains(table.Notes.ToList(), "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.");
-        Assert.AreEqual(1, gaps.Notes.Count);
+        Assert.AreEqual(10.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
+        CollectionAssert.Contains(table.Notes.Texts().ToList(), "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.");
+        Assert.AreEqual(1, gaps.Notes.Texts().Count);
     }
 
     [TestMethod]
@@ -340,10 +340,10 @@ public sealed class SyscallHookTrackerTests
         t.SampleStack(t.Sample(6 * Ms, 0, VictimThread), [NtBase]);     // 2 ms, not in the hook
         t.SyscallExit(7 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(3.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
-        Assert.AreEqual(4L, table.Cell(0, "Samples in Syscalls"));
-        Assert.AreEqual(5.0 / 2.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12, "5 ms sampled ÷ (5 − 3 ms in the hook)");
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("default sample interval")));
+        Assert.AreEqual(3.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
+        Assert.AreEqual(4L, table.Rows[0].SamplesInSyscalls);
+        Assert.AreEqual(5.0 / 2.0, (double)table.Rows[0].Inflation!, 1e-12, "5 ms sampled ÷ (5 − 3 ms in the hook)");
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("default sample interval")));
     }
 
     [TestMethod]
@@ -359,8 +359,8 @@ public sealed class SyscallHookTrackerTests
         for (int i = 0; i < 8; i++) t.SampleStack(t.Sample(11 * Ms + i * 125 * Us, 0, VictimThread), [EdrBase]);
         t.SyscallExit(13 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(4.0 + 1.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12, "4 samples at 1 ms, 8 at 0.125 ms");
-        Assert.IsFalse(table.Notes.Any(n => n.Contains("default sample interval")));
+        Assert.AreEqual(4.0 + 1.0, (double)table.Rows[0].HookCpuMs!, 1e-12, "4 samples at 1 ms, 8 at 0.125 ms");
+        Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("default sample interval")));
     }
 
     [TestMethod]
@@ -379,8 +379,8 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(4 * Ms, 0);
         for (int i = 0; i < 10; i++) Assert.AreEqual(-1, t.Sample((5 + i) * Ms, 0, VictimThread, inUserMode: true));
         var (table, _) = t.Build();
-        Assert.AreEqual(0L, table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1 syscalls had no exit") && n.Contains("NtCallbackReturn")), string.Join("\n", table.Notes));
+        Assert.AreEqual(0L, table.Rows.Sum(r => (long)r.SamplesInSyscalls!));
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1 syscalls had no exit") && n.Contains("NtCallbackReturn")), string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -403,8 +403,8 @@ public sealed class SyscallHookTrackerTests
         t.SampleStack(inClose, [NtBase + 0x10, EdrBase + 0x40]);
         t.SyscallExit(22 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(1L, table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
-        Assert.AreEqual(1.0, table.Rows.Sum(r => (double?)r[table.Spec.IndexOf("Hook CPU (ms)")] ?? 0));
+        Assert.AreEqual(1L, table.Rows.Sum(r => (long)r.SamplesInSyscalls!));
+        Assert.AreEqual(1.0, table.Rows.Sum(r => (double?)r.HookCpuMs ?? 0));
     }
 
     [TestMethod]
@@ -421,8 +421,8 @@ public sealed class SyscallHookTrackerTests
         for (int i = 0; i < 5; i++) Assert.AreNotEqual(-1, t.Sample((4 + i) * Ms, 0, VictimThread));
         t.SyscallExit(10 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(5L, table.Rows.Where(r => ((string)r[table.Spec.IndexOf("Syscall")]!).EndsWith("+0x42A10", StringComparison.Ordinal))
-            .Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
+        Assert.AreEqual(5L, table.Rows.Where(r => ((string)r.Syscall!).EndsWith("+0x42A10", StringComparison.Ordinal))
+            .Sum(r => (long)r.SamplesInSyscalls!));
     }
 
     [TestMethod]
@@ -445,9 +445,9 @@ public sealed class SyscallHookTrackerTests
         }
         foreach (var sample in samples) t.SampleStack(sample, [EdrBase + 0x4418, NtBase + 0x30_0000, NtBase + 0x31_0000]); // as at the end
         var (table, _) = t.Build();
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual(100.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-9);
-        Assert.AreEqual(100L, table.Cell(0, "Samples in Syscalls"));
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual(100.0, (double)table.Rows[0].HookCpuMs!, 1e-9);
+        Assert.AreEqual(100L, table.Rows[0].SamplesInSyscalls);
     }
 
     [TestMethod]
@@ -466,7 +466,7 @@ public sealed class SyscallHookTrackerTests
         t.SyscallEnter(10 * Ms + 10 * Us, 0, NtClose);
         t.SyscallExit(10 * Ms + 20 * Us, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(0L, table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Samples in Syscalls")]!));
+        Assert.AreEqual(0L, table.Rows.Sum(r => (long)r.SamplesInSyscalls!));
     }
 
     [TestMethod]
@@ -495,9 +495,9 @@ public sealed class SyscallHookTrackerTests
         t.Sample(300 * Ms, 0, VictimThread, inUserMode: true);                      // sampling resumes
         foreach (var sample in samples) t.SampleStack(sample, [EdrBase + 0x40, NtBase + 0x10]);
         var (table, _) = t.Build();
-        Assert.AreEqual(1_010L, table.Cell(0, "Syscalls"));
-        Assert.AreEqual(10.0 * 1000 / 10, (double)table.Cell(0, "Hook Overhead per Syscall (µs)")!, 1e-9, "10 ms of hook over the 10 sampled calls");
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("1,000 syscalls of rows with a culprit were made during profiling gaps")), string.Join(" | ", table.Notes));
+        Assert.AreEqual(1_010L, table.Rows[0].Syscalls);
+        Assert.AreEqual(10.0 * 1000 / 10, (double)table.Rows[0].HookOverheadPerSyscallUs!, 1e-9, "10 ms of hook over the 10 sampled calls");
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("1,000 syscalls of rows with a culprit were made during profiling gaps")), string.Join(" | ", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -532,9 +532,9 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(24 * Ms, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"), "named as first loaded");
-        Assert.AreEqual(18.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
-        Assert.AreEqual(20.0 / 2.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12, "20 ms sampled ÷ (20 − 18 ms in the hook)");
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule, "named as first loaded");
+        Assert.AreEqual(18.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
+        Assert.AreEqual(20.0 / 2.0, (double)table.Rows[0].Inflation!, 1e-12, "20 ms sampled ÷ (20 − 18 ms in the hook)");
     }
 
     [TestMethod]
@@ -547,7 +547,7 @@ public sealed class SyscallHookTrackerTests
         Assert.AreEqual(-1, t.Sample(2 * Ms, 0, VictimThread, inInterrupt: true));
         t.SyscallExit(3 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(0L, table.Cell(0, "Samples in Syscalls"));
+        Assert.AreEqual(0L, table.Rows[0].SamplesInSyscalls);
     }
 
     [TestMethod]
@@ -560,8 +560,8 @@ public sealed class SyscallHookTrackerTests
         t.SampleStack(t.Sample(2 * Ms, 0, VictimThread), [EdrBase]);
         t.SyscallExit(3 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(1.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
-        Assert.IsNull(table.Cell(0, "Inflation (×)"));
+        Assert.AreEqual(1.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
+        Assert.IsNull(table.Rows[0].Inflation);
     }
 
     [TestMethod]
@@ -577,13 +577,13 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(5 * Ms, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(2, table.Rows.Count);
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual(2.0, (double)table.Cell(0, "Hook CPU (ms)")!, 1e-12);
-        Assert.AreEqual(3.0, (double)table.Cell(0, "Inflation (×)")!, 1e-12);
-        Assert.AreEqual("CSAgent.sys", table.Cell(1, "Culprit Module"));
-        Assert.AreEqual("CrowdStrike", table.Cell(1, "Vendor"));
-        Assert.AreEqual(1.0, (double)table.Cell(1, "Hook CPU (ms)")!, 1e-12);
-        Assert.AreEqual(1.5, (double)table.Cell(1, "Inflation (×)")!, 1e-12);
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual(2.0, (double)table.Rows[0].HookCpuMs!, 1e-12);
+        Assert.AreEqual(3.0, (double)table.Rows[0].Inflation!, 1e-12);
+        Assert.AreEqual("CSAgent.sys", table.Rows[1].CulpritModule);
+        Assert.AreEqual("CrowdStrike", table.Rows[1].Vendor);
+        Assert.AreEqual(1.0, (double)table.Rows[1].HookCpuMs!, 1e-12);
+        Assert.AreEqual(1.5, (double)table.Rows[1].Inflation!, 1e-12);
     }
 
     [TestMethod]
@@ -596,9 +596,9 @@ public sealed class SyscallHookTrackerTests
         t.Sample(2 * Ms, 0, VictimThread);
         t.SyscallExit(3 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(1L, table.Cell(0, "Samples in Syscalls"));
-        Assert.IsNull(table.Cell(0, "Culprit Module"));
-        Assert.IsTrue(table.Notes.Any(n => n.StartsWith("No stacks on the CPU samples")), string.Join("\n", table.Notes));
+        Assert.AreEqual(1L, table.Rows[0].SamplesInSyscalls);
+        Assert.IsNull(table.Rows[0].CulpritModule);
+        Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("No stacks on the CPU samples")), string.Join("\n", table.Notes.Texts()));
     }
 
     [TestMethod]
@@ -609,8 +609,8 @@ public sealed class SyscallHookTrackerTests
         t.Sample(1 * Ms, 0, VictimThread);
         var (table, _) = t.Build();
         Assert.AreEqual(0, table.Rows.Count);
-        Assert.AreEqual(1, table.Notes.Count);
-        StringAssert.Contains(table.Notes[0], "MultiProfile.wprp!SysCall");
+        Assert.AreEqual(1, table.Notes.Texts().Count);
+        StringAssert.Contains(table.Notes.Texts()[0], "MultiProfile.wprp!SysCall");
     }
 
     [TestMethod]
@@ -624,7 +624,7 @@ public sealed class SyscallHookTrackerTests
         t.SampleStack(t.Sample(3 * Ms, 0, VictimThread), [GpuBase + 0x10]);
         t.SyscallExit(4 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.IsNull(table.Cell(0, "Culprit Module"));
+        Assert.IsNull(table.Rows[0].CulpritModule);
     }
 
     [TestMethod]
@@ -644,8 +644,8 @@ public sealed class SyscallHookTrackerTests
         foreach (var sample in samples) t.SampleStack(sample, [NtBase + 0x10, UpdatedEdrBase + 0x40]);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual("tedrdrv.sys", table.Cell(0, "Culprit Module"));
-        Assert.AreEqual(10.0, table.Cell(0, "Hook CPU (ms)"));
+        Assert.AreEqual("tedrdrv.sys", table.Rows[0].CulpritModule);
+        Assert.AreEqual(10.0, table.Rows[0].HookCpuMs);
     }
 
     [TestMethod]
@@ -663,7 +663,7 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(62 * Ms, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(2, table.Rows.Count);
-        var byProcess = Enumerable.Range(0, table.Rows.Count).ToDictionary(r => (string)table.Cell(r, "Process")!, r => (double)table.Cell(r, "Total Syscall Time (ms)")!);
+        var byProcess = Enumerable.Range(0, table.Rows.Count).ToDictionary(r => (string)table.Rows[r].Process!, r => (double)table.Rows[r].TotalSyscallTimeMs!);
         Assert.AreEqual(1.0, byProcess["victim.exe"], 1e-12);
         Assert.AreEqual(2.0, byProcess["later.exe"], 1e-12);
     }
@@ -676,9 +676,9 @@ public sealed class SyscallHookTrackerTests
         t.SyscallEnter(1 * Ms, 0, NtClose);
         t.SyscallExit(2 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual("Unknown", table.Cell(0, "Process"));
-        Assert.IsNull(table.Cell(0, "PID"));
-        Assert.AreEqual(1.0, (double)table.Cell(0, "Total Syscall Time (ms)")!, 1e-12);
+        Assert.AreEqual("Unknown", table.Rows[0].Process);
+        Assert.IsNull(table.Rows[0].Pid);
+        Assert.AreEqual(1.0, (double)table.Rows[0].TotalSyscallTimeMs!, 1e-12);
     }
 
     [TestMethod]
@@ -694,9 +694,9 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(4 * Ms, 1);
         var (table, _) = t.Build();
         Assert.AreEqual(1, table.Rows.Count);
-        Assert.AreEqual(2L, table.Cell(0, "Syscalls"));
-        Assert.AreEqual(2000.0, (double)table.Cell(0, "Mean Syscall Time (µs)")!, 1e-9);
-        Assert.AreEqual(1 * Ms, table.Cell(0, "First"));
-        Assert.AreEqual(4 * Ms, table.Cell(0, "Last"));
+        Assert.AreEqual(2L, table.Rows[0].Syscalls);
+        Assert.AreEqual(2000.0, (double)table.Rows[0].MeanSyscallTimeUs!, 1e-9);
+        Assert.AreEqual(1 * Ms, table.Rows[0].First);
+        Assert.AreEqual(4 * Ms, table.Rows[0].Last);
     }
 }

@@ -30,15 +30,33 @@ public sealed class TableModelTests
         Assert.AreEqual(columnIds.Length, columnIds.Distinct().Count());
     }
 
+    private sealed record TwoNumbers(long Count, double? Share);
+
     [TestMethod]
-    public void Rows_with_a_wrong_cell_type_are_rejected()
+    public void A_column_read_as_another_type_than_its_column_type_is_refused()
     {
-        var spec = new TableSpecBuilder(Guid.NewGuid(), "T", "d").Column("A", ColumnType.Integer).Build(new TableView(Array.Empty<string>()));
-        var table = new Table(spec);
-        table.AddRow(1L);
-        table.AddRow(new object?[] { null });
-        Assert.ThrowsExactly<ArgumentException>(() => table.AddRow(1));
-        Assert.ThrowsExactly<ArgumentException>(() => table.AddRow(1L, 2L));
+        var builder = new TableDefinitionBuilder<TwoNumbers>(Guid.NewGuid(), "T", "d");
+        Assert.ThrowsExactly<ArgumentException>(() => builder.Column("A", ColumnType.Decimal, r => r.Count));
+        Assert.ThrowsExactly<ArgumentException>(() => builder.Column("B", ColumnType.Integer, r => r.Share));
+        Assert.ThrowsExactly<ArgumentException>(() => builder.Column("C", ColumnType.Text, r => r.Count));
+    }
+
+    [TestMethod]
+    public void Cells_are_read_through_each_column_typed_and_boxed_as_their_column_type()
+    {
+        var definition = new TableDefinitionBuilder<TwoNumbers>(Guid.NewGuid(), "T", "d")
+            .Column("Count", ColumnType.Integer, r => r.Count, ColumnUnit.Count)
+            .Column("Share", ColumnType.Decimal, r => r.Share, ColumnUnit.Percent)
+            .Build(new TableView(Array.Empty<string>()));
+        var table = definition.Table([new TwoNumbers(3, 12.5), new TwoNumbers(4, null)]);
+        Assert.AreEqual(2, table.RowCount);
+        Assert.AreEqual(4L, ((TableColumn<long?>)table.Columns[0])[1]);
+        Assert.AreEqual(12.5, ((TableColumn<double?>)table.Columns[1])[0]);
+        Assert.IsInstanceOfType<long>(table.Value(0, 0));
+        Assert.IsNull(table.Value(1, 1));
+        Assert.IsFalse(table.Columns[0].HasEmptyCells);
+        Assert.IsTrue(table.Columns[1].HasEmptyCells);
+        Assert.AreSame(table.Rows[1], ((Table<TwoNumbers>)table).Rows[1]);
     }
 
     [TestMethod]

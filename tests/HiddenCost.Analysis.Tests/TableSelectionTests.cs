@@ -86,7 +86,7 @@ public sealed class TableSelectionTests
         var result = TraceAnalyzer.Analyze("/nonexistent/trace.etl", [TableIds.EventCounts]);
         Assert.IsNotNull(result.Error);
         Assert.AreEqual("Event Counts", result.Tables.Single().Spec.Name);
-        Assert.AreEqual(result.Error, result.Tables.Single().Notes.Single());
+        Assert.AreEqual(result.Error, result.Tables.Single().Notes.Single().Text);
     }
 
     /// <summary>
@@ -113,9 +113,10 @@ public sealed class TableSelectionTests
     private static void AssertSame(Table expected, Table actual, string what)
     {
         CollectionAssert.AreEqual(expected.Notes.ToArray(), actual.Notes.ToArray(), $"{what}: notes");
-        Assert.AreEqual(expected.Rows.Count, actual.Rows.Count, $"{what}: rows");
-        for (int r = 0; r < expected.Rows.Count; r++)
-            CollectionAssert.AreEqual(expected.Rows[r].Select(Text).ToArray(), actual.Rows[r].Select(Text).ToArray(), $"{what}: row {r}");
+        Assert.AreEqual(expected.RowCount, actual.RowCount, $"{what}: rows");
+        for (int r = 0; r < expected.RowCount; r++)
+            for (int c = 0; c < expected.Columns.Count; c++)
+                Assert.AreEqual(Text(expected.Value(r, c)), Text(actual.Value(r, c)), $"{what}: row {r}, {expected.Spec.Columns[c].Name}");
     }
 
     private static string Text(object? cell) => cell switch
@@ -128,7 +129,9 @@ public sealed class TableSelectionTests
     /// <summary>An analysis that counts what it is shown, making one table of its own.</summary>
     private sealed class Probe(string name) : ITraceAnalysis
     {
-        public TableSpec Spec { get; } = new TableSpecBuilder(Guid.NewGuid(), name, "a probe").Column("Events", ColumnType.Integer).Build(new TableView([]));
+        private readonly TableDefinition<long> _definition = new TableDefinitionBuilder<long>(Guid.NewGuid(), name, "a probe")
+            .Column("Events", ColumnType.Integer, events => (long?)events).Build(new TableView([]));
+        public TableSpec Spec => _definition.Spec;
         public long Events { get; private set; }
         public int Completions { get; private set; }
         public IReadOnlyList<TableSpec> Tables => [Spec];
@@ -137,9 +140,7 @@ public sealed class TableSelectionTests
         public IReadOnlyList<Table> Complete(AnalysisContext context)
         {
             Completions++;
-            var table = new Table(Spec);
-            table.AddRow(Events);
-            return [table];
+            return [_definition.Table([Events])];
         }
     }
 }

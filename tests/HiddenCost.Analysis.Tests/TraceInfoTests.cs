@@ -1,3 +1,5 @@
+using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables.TraceInfo;
 using HiddenCost.Analysis;
 using HiddenCost.TestSupport;
 
@@ -11,22 +13,22 @@ public sealed class TraceInfoTests
     {
         var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
         Assert.IsNull(result.Error);
-        var info = result["Trace Info"];
+        var info = result.Table(TraceInfoAnalysis.Definition);
         Assert.AreEqual(1, info.Rows.Count);
-        Assert.AreEqual(9200L, info.Cell(0, "OS Build"));
-        Assert.AreEqual(8L, info.Cell(0, "Processors"));
-        Assert.AreEqual(8L, info.Cell(0, "Pointer Size"));
-        Assert.AreEqual("QueryPerformanceCounter", info.Cell(0, "Clock Type"));
-        Assert.AreEqual(3592L, info.Cell(0, "CPU Speed (MHz)"));
-        Assert.AreEqual("2020-07-29T00:07:00.6236167Z", info.Cell(0, "Trace Start (UTC)"));
-        Assert.AreEqual(360L, info.Cell(0, "Buffers"));
-        Assert.AreEqual(359L, info.Cell(0, "Compressed Buffers"));
-        Assert.AreEqual(0L, info.Cell(0, "Events Lost"));
-        Assert.AreEqual(0L, info.Cell(0, "Buffers Lost"));
-        Assert.AreEqual(179_474L, info.Cell(0, "Events"));
-        Assert.AreEqual("0x04010001", info.Cell(0, "File Mode"));
-        Assert.AreEqual("Relogger", info.Cell(0, "Session Name"));
-        Assert.AreEqual(0, info.Notes.Count);
+        Assert.AreEqual(9200L, info.Rows[0].OsBuild);
+        Assert.AreEqual(8L, info.Rows[0].Processors);
+        Assert.AreEqual(8L, info.Rows[0].PointerSize);
+        Assert.AreEqual("QueryPerformanceCounter", info.Rows[0].ClockType);
+        Assert.AreEqual(3592L, info.Rows[0].CpuSpeedMHz);
+        Assert.AreEqual("2020-07-29T00:07:00.6236167Z", info.Rows[0].TraceStartUtc);
+        Assert.AreEqual(360L, info.Rows[0].Buffers);
+        Assert.AreEqual(359L, info.Rows[0].CompressedBuffers);
+        Assert.AreEqual(0L, info.Rows[0].EventsLost);
+        Assert.AreEqual(0L, info.Rows[0].BuffersLost);
+        Assert.AreEqual(179_474L, info.Rows[0].Events);
+        Assert.AreEqual("0x04010001", info.Rows[0].FileMode);
+        Assert.AreEqual("Relogger", info.Rows[0].SessionName);
+        Assert.AreEqual(0, info.Notes.Texts().Count);
     }
 
     [TestMethod]
@@ -43,7 +45,7 @@ public sealed class TraceInfoTests
             System.Globalization.CultureInfo.CurrentCulture = culture;
             var result = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl"));
             Assert.IsNull(result.Error);
-            Assert.AreEqual("2026-01-15T09:30:00.0000000Z", result["Trace Info"].Cell(0, "Trace Start (UTC)"));
+            Assert.AreEqual("2026-01-15T09:30:00.0000000Z", result.Table(TraceInfoAnalysis.Definition).Rows[0].TraceStartUtc);
         }
         finally
         {
@@ -54,19 +56,19 @@ public sealed class TraceInfoTests
     [TestMethod]
     public void ShutdownPerfDiagLogger_trace_info_shows_two_processors_and_build_18362()
     {
-        var info = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl"))["Trace Info"];
-        Assert.AreEqual(2L, info.Cell(0, "Processors"));
-        Assert.AreEqual(18362L, info.Cell(0, "OS Build"));
-        Assert.AreEqual("PerfDiag Logger", info.Cell(0, "Session Name"));
-        Assert.AreEqual(49L, info.Cell(0, "Buffers"));
+        var info = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/ShutdownPerfDiagLogger.etl")).Table(TraceInfoAnalysis.Definition);
+        Assert.AreEqual(2L, info.Rows[0].Processors);
+        Assert.AreEqual(18362L, info.Rows[0].OsBuild);
+        Assert.AreEqual("PerfDiag Logger", info.Rows[0].SessionName);
+        Assert.AreEqual(49L, info.Rows[0].Buffers);
     }
 
     [TestMethod]
     public void AMSI_trace_reports_its_three_lost_events_as_a_note()
     {
-        var info = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/AMSITrace.etl"))["Trace Info"];
-        Assert.AreEqual(3L, info.Cell(0, "Events Lost"));
-        StringAssert.Contains(info.Notes[0], "3 events");
+        var info = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/AMSITrace.etl")).Table(TraceInfoAnalysis.Definition);
+        Assert.AreEqual(3L, info.Rows[0].EventsLost);
+        StringAssert.Contains(info.Notes.Texts()[0], "3 events");
     }
 
     [TestMethod]
@@ -74,15 +76,15 @@ public sealed class TraceInfoTests
     {
         var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample("etl-parser/AMSITrace.etl"));
         foreach (var table in result.Tables.Where(t => t.Spec.Name is not ("Trace Info" or "Trace Readiness")))
-            Assert.AreEqual(1, table.Notes.Count(n => n.StartsWith("ETW lost 3 events and 0 buffers while this trace was recorded")),
-                $"{table.Spec.Name}: {string.Join(" | ", table.Notes)}");
+            Assert.AreEqual(1, table.Notes.Texts().Count(n => n.StartsWith("ETW lost 3 events and 0 buffers while this trace was recorded")),
+                $"{table.Spec.Name}: {string.Join(" | ", table.Notes.Texts())}");
         foreach (var own in new[] { "Trace Info", "Trace Readiness" })
         {
-            Assert.IsFalse(result[own].Notes.Any(n => n.StartsWith("ETW lost 3 events and 0 buffers while this trace")), own + " says it its own way");
-            Assert.AreEqual(1, result[own].Notes.Count(n => n.StartsWith("ETW lost") && n.Contains("3 events")), own);
+            Assert.IsFalse(result[own].Notes.Texts().Any(n => n.StartsWith("ETW lost 3 events and 0 buffers while this trace")), own + " says it its own way");
+            Assert.AreEqual(1, result[own].Notes.Texts().Count(n => n.StartsWith("ETW lost") && n.Contains("3 events")), own);
         }
         var clean = TraceAnalyzer.Analyze(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
-        Assert.IsFalse(clean.Tables.Any(t => t.Notes.Any(n => n.StartsWith("ETW lost"))));
+        Assert.IsFalse(clean.Tables.Any(t => t.Notes.Texts().Any(n => n.StartsWith("ETW lost"))));
     }
 
     [TestMethod]
@@ -94,8 +96,8 @@ public sealed class TraceInfoTests
         Assert.AreEqual(TableCatalog.All.Count, result.Tables.Count);
         foreach (var table in result.Tables)
         {
-            Assert.AreEqual(0, table.Rows.Count, table.Spec.Name);
-            Assert.AreEqual(result.Error, table.Notes.Single());
+            Assert.AreEqual(0, table.RowCount, table.Spec.Name);
+            Assert.AreEqual(result.Error, table.Notes.Texts().Single());
         }
     }
 

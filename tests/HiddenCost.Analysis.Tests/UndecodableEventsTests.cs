@@ -1,3 +1,7 @@
+using HiddenCost.Analysis.Tables.EventLog;
+using HiddenCost.Analysis.Tables.SpinWait;
+using HiddenCost.Analysis.Tables.EventCounts;
+using HiddenCost.Analysis.Tables.TraceReadiness;
 using System.Globalization;
 using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Etl;
@@ -60,7 +64,7 @@ public sealed class UndecodableEventsTests
     {
         var result = SyntheticTraces.Analyze(SyscallHookStorm.Generate().Trace, "syscall");
         Assert.IsNull(result.Warning, result.Warning);
-        Assert.IsFalse(result.Tables.Any(t => t.Notes.Any(n => n.Contains("could not be decoded"))));
+        Assert.IsFalse(result.Tables.Any(t => t.Notes.Texts().Any(n => n.Contains("could not be decoded"))));
     }
 
     [TestMethod]
@@ -70,22 +74,21 @@ public sealed class UndecodableEventsTests
         Assert.IsTrue(emptied > 1_000, $"{emptied} SysClEnter emptied");
         StringAssert.Contains(result.Warning, $"{N(emptied)} events could not be decoded (payload shorter than their layout)");
         StringAssert.Contains(result.Warning, $"PerfInfo SysClEnter {N(emptied)} (first in the buffer at offset 0x");
-        Assert.IsTrue(result.Tables.All(t => t.Notes.Contains(result.Warning)), "the warning is on every table");
-        CollectionAssert.Contains(result[SyscallTable].Notes.ToList(),
+        Assert.IsTrue(result.Tables.All(t => t.Notes.Texts().Contains(result.Warning)), "the warning is on every table");
+        CollectionAssert.Contains(result[SyscallTable].Notes.Texts().ToList(),
             $"Events of the kinds this table needs could not be decoded and are left out: SysClEnter/SysClExit {N(emptied)}. Its figures may " +
             "be low, and where it says the trace lacks these events, they were recorded but damaged.");
-        Assert.IsFalse(result["Event Log Render Cost"].Notes.Any(n => n.StartsWith("Events of the kinds", StringComparison.Ordinal)),
+        Assert.IsFalse(result.Table(EventLogTables.RenderCost).Notes.Texts().Any(n => n.StartsWith("Events of the kinds", StringComparison.Ordinal)),
             "the Event Log table reads no system calls");
 
-        var readiness = result["Trace Readiness"];
-        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
-        long total = result["Event Counts"].Rows
-            .Where(r => (string?)r[result["Event Counts"].Spec.IndexOf("Provider")] == "PerfInfo" &&
-                        (string?)r[result["Event Counts"].Spec.IndexOf("Event")] is "SysClEnter" or "SysClExit")
-            .Sum(r => Convert.ToInt64(r[result["Event Counts"].Spec.IndexOf("Count")]));
-        StringAssert.Contains((string?)readiness.Cell(row, "Present"), $"SysClEnter/SysClExit {N(total)} ({N(emptied)} undecodable)");
-        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SysClEnter: all {N(emptied)} undecodable (payload shorter than their layout)");
-        Assert.AreEqual(false, readiness.Cell(row, "Ready"), "exits without entries time no system call");
+        var readiness = result.Table(TraceReadinessAnalysis.Definition);
+        int row = readiness.Rows.ToList().FindIndex(r => r.Table == SyscallTable);
+        long total = result.Table(EventCountsAnalysis.Definition).Rows
+            .Where(r => r.Provider == "PerfInfo" && r.Event is "SysClEnter" or "SysClExit")
+            .Sum(r => r.Count);
+        StringAssert.Contains((string?)readiness.Rows[row].Present, $"SysClEnter/SysClExit {N(total)} ({N(emptied)} undecodable)");
+        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SysClEnter: all {N(emptied)} undecodable (payload shorter than their layout)");
+        Assert.AreEqual(false, readiness.Rows[row].Ready, "exits without entries time no system call");
     }
 
     [TestMethod]
@@ -105,12 +108,12 @@ public sealed class UndecodableEventsTests
     public void A_table_whose_required_events_all_fail_to_decode_is_not_ready_synthetic()
     {
         var (result, emptied) = StormWithoutEach(51, 52);
-        var readiness = result["Trace Readiness"];
-        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
-        Assert.AreEqual(false, readiness.Cell(row, "Ready"));
-        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SysClEnter: all {N(emptied[51])} undecodable");
-        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SysClExit: all {N(emptied[52])} undecodable");
-        Assert.IsFalse(((string?)readiness.Cell(row, "Present"))!.Contains("SysClEnter/SysClExit", StringComparison.Ordinal));
+        var readiness = result.Table(TraceReadinessAnalysis.Definition);
+        int row = readiness.Rows.ToList().FindIndex(r => r.Table == SyscallTable);
+        Assert.AreEqual(false, readiness.Rows[row].Ready);
+        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SysClEnter: all {N(emptied[51])} undecodable");
+        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SysClExit: all {N(emptied[52])} undecodable");
+        Assert.IsFalse(((string?)readiness.Rows[row].Present)!.Contains("SysClEnter/SysClExit", StringComparison.Ordinal));
         StringAssert.Contains(result.Warning, "PerfInfo SysClEnter");
         StringAssert.Contains(result.Warning, "PerfInfo SysClExit");
     }
@@ -118,15 +121,15 @@ public sealed class UndecodableEventsTests
     [TestMethod]
     public void Undecodable_samples_are_not_counted_as_cpu_samples_and_leave_their_tables_not_ready_synthetic()
     {
-        var intact = SyntheticTraces.Analyze(SyscallHookStorm.Generate().Trace, "syscall")["Trace Readiness"];
+        var intact = SyntheticTraces.Analyze(SyscallHookStorm.Generate().Trace, "syscall").Table(TraceReadinessAnalysis.Definition);
         var (result, emptied) = StormWithout(46);
-        var readiness = result["Trace Readiness"];
-        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == SyscallTable);
-        Assert.AreEqual(Convert.ToInt64(intact.Cell(row, "CPU Samples")) - emptied, readiness.Cell(row, "CPU Samples"));
-        Assert.AreEqual(0L, readiness.Cell(row, "CPU Samples"), "every sample was emptied");
-        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"SampledProfile: all {N(emptied)} undecodable");
-        Assert.AreEqual(false, readiness.Cell(row, "Ready"));
-        Assert.AreEqual(true, intact.Cell(row, "Ready"));
+        var readiness = result.Table(TraceReadinessAnalysis.Definition);
+        int row = readiness.Rows.ToList().FindIndex(r => r.Table == SyscallTable);
+        Assert.AreEqual(Convert.ToInt64(intact.Rows[row].CpuSamples) - emptied, readiness.Rows[row].CpuSamples);
+        Assert.AreEqual(0L, readiness.Rows[row].CpuSamples, "every sample was emptied");
+        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SampledProfile: all {N(emptied)} undecodable");
+        Assert.AreEqual(false, readiness.Rows[row].Ready);
+        Assert.AreEqual(true, intact.Rows[row].Ready);
     }
 
     [TestMethod]
@@ -136,7 +139,7 @@ public sealed class UndecodableEventsTests
         var (result, emptied) = Emptied(NotifyBufferStorm.Generate().Trace, KernelGroups.FileIo, 65, 66);
         Assert.IsTrue(emptied[65] > 0 && emptied[66] > 0);
         foreach (var table in new[] { "Directory Notify Buffers", "Directory Notify Victims" })
-            StringAssert.StartsWith(result[table].Notes.Single(n => n.StartsWith("Events of the kinds", StringComparison.Ordinal)),
+            StringAssert.StartsWith(result[table].Notes.Texts().Single(n => n.StartsWith("Events of the kinds", StringComparison.Ordinal)),
                 $"Events of the kinds this table needs could not be decoded and are left out: FileIo Cleanup/Close {N(emptied[65] + emptied[66])}.", table);
         StringAssert.Contains(result.Warning, $"FileIo Cleanup {N(emptied[65])}");
         StringAssert.Contains(result.Warning, $"FileIo Close {N(emptied[66])}");
@@ -162,10 +165,10 @@ public sealed class UndecodableEventsTests
         var result = SyntheticTraces.Analyze(trace.Settings, records, "undecodable");
         Assert.IsTrue(cut > 10, $"{cut} ContentionStart cut");
         StringAssert.Contains(result.Warning, $"Microsoft-Windows-DotNETRuntime Contention/Start {N(cut)} (first in the buffer at offset 0x");
-        var readiness = result["Trace Readiness"];
-        int row = Enumerable.Range(0, readiness.Rows.Count).Single(r => (string?)readiness.Cell(r, "Table") == "Spin-Wait Cost per Lock");
-        StringAssert.Contains((string?)readiness.Cell(row, "Missing"), $"Contention/Start: all {N(cut)} undecodable");
-        CollectionAssert.Contains(result["Spin-Wait Cost per Lock"].Notes.ToList(),
+        var readiness = result.Table(TraceReadinessAnalysis.Definition);
+        int row = readiness.Rows.ToList().FindIndex(r => r.Table == "Spin-Wait Cost per Lock");
+        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"Contention/Start: all {N(cut)} undecodable");
+        CollectionAssert.Contains(result.Table(SpinWaitTables.PerLock).Notes.Texts().ToList(),
             $"Events of the kinds this table needs could not be decoded and are left out: CLR ContentionStart/Stop {N(cut)}. Its figures may " +
             "be low, and where it says the trace lacks these events, they were recorded but damaged.");
     }

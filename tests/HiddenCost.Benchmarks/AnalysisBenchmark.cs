@@ -170,7 +170,8 @@ internal static class AnalysisBenchmark
                 IEnumerable<Guid>? tables = pass == "all" ? null : pass["table:".Length..].Split('+').Select(Guid.Parse).ToArray();
                 var result = TraceAnalyzer.Analyze(path, tables, HeapProbe.FromEnvironment());
                 if (result.Error is not null) throw new InvalidOperationException(result.Error);
-                events = result.Tables.FirstOrDefault(t => t.Spec.Id == TableIds.TraceInfo)?.Cell(0, "Events") as long? ?? -1;
+                var info = result.Tables.FirstOrDefault(t => t.Spec.Id == TableIds.TraceInfo);
+                events = info is { RowCount: > 0 } ? info.Value(0, info.Spec.IndexOf("Events")) as long? ?? -1 : -1;
                 break;
             }
         }

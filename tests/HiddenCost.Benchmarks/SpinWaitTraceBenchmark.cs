@@ -61,7 +61,7 @@ internal static class SpinWaitTraceBenchmark
             }
             session.Complete();
             var tables = analysis.Complete(new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last));
-            return new Result(bytes, events, samples, switches, readerOnly, clock.Elapsed, tables[0].Rows.Count);
+            return new Result(bytes, events, samples, switches, readerOnly, clock.Elapsed, tables[0].RowCount);
         }
     }
 }

@@ -127,7 +127,7 @@ public static class SyscallHookBenchmark
         peak = Math.Max(peak, Environment.WorkingSet);
         process.Refresh();
         return new Pass(watch.Elapsed.TotalSeconds, (process.TotalProcessorTime - cpuBefore).TotalSeconds, events, syscalls,
-            tables?[0].Rows.Count ?? 0, tables?[1].Rows.Count ?? 0, peak);
+            tables?[0].RowCount ?? 0, tables?[1].RowCount ?? 0, peak);
     }
 
     // ---- the core alone ------------------------------------------------------------------------------------

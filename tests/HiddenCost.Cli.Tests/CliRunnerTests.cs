@@ -428,7 +428,11 @@ public sealed class CliRunnerTests
         var path = Path.Combine(Path.GetTempPath(), $"hiddencost-out-{Guid.NewGuid():N}.csv");
         try
         {
-            using (var writer = OutputFile.Create(path)) writer.Write("a\uDC00b");
+            using (var writer = OutputFile.Create(path))
+            {
+                writer.Write("a\uDC00b");
+                writer.Commit();
+            }
             CollectionAssert.AreEqual(new byte[] { (byte)'a', 0xEF, 0xBF, 0xBD, (byte)'b' }, File.ReadAllBytes(path));
         }
         finally

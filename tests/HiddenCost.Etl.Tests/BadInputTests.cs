@@ -37,6 +37,11 @@ public sealed class BadInputTests
         Assert.AreEqual("no file name given", Assert.ThrowsExactly<EtlFormatException>(() => EtlReader.Open("")).Reason);
     }
 
+    /// <summary>On Linux the reader opens without waiting and looks at what it opened; on macOS it looks at the length first.</summary>
+    private static string PipeReason => OperatingSystem.IsLinux()
+        ? "a pipe or FIFO, not a file: a trace is read at offsets, which only a file gives; save it to a file and name that"
+        : "empty file (0 bytes), or not a file (a pipe or device): not an ETL trace";
+
     [TestMethod]
     public void A_pipe_with_no_writer_is_rejected_at_once_instead_of_waiting_for_one()
     {
@@ -53,7 +58,7 @@ public sealed class BadInputTests
             Assert.IsTrue(ended, "the reader waited for a writer");
             var e = Assert.IsInstanceOfType<EtlFormatException>(open.Exception?.InnerException);
             Assert.AreEqual(0L, e.Offset);
-            Assert.AreEqual("empty file (0 bytes), or not a file (a pipe or device): not an ETL trace", e.Reason);
+            Assert.AreEqual(PipeReason, e.Reason);
 
             // Named through a symbolic link: the link's own length is not the pipe's.
             var link = Path.Combine(dir.FullName, "link.etl");
@@ -62,8 +67,7 @@ public sealed class BadInputTests
             ended = Task.WhenAny(viaLink, Task.Delay(TimeSpan.FromSeconds(30))).Result == viaLink;
             if (!ended) File.WriteAllBytes(fifo, Array.Empty<byte>());
             Assert.IsTrue(ended, "the reader waited for a writer through the link");
-            Assert.AreEqual("empty file (0 bytes), or not a file (a pipe or device): not an ETL trace",
-                Assert.IsInstanceOfType<EtlFormatException>(viaLink.Exception?.InnerException).Reason);
+            Assert.AreEqual(PipeReason, Assert.IsInstanceOfType<EtlFormatException>(viaLink.Exception?.InnerException).Reason);
         }
         finally
         {
@@ -234,7 +238,6 @@ public sealed class BadInputTests
     [TestMethod]
     [DataRow(0x68 + 12, 4, 0L, "it says 0 processors", DisplayName = "no processors")]
     [DataRow(0x68 + 44, 4, 3L, "it says pointer size 3", DisplayName = "a 3-byte pointer")]
-    [DataRow(0x68 + 256, 8, 1L, "it says a timer of 1 Hz", DisplayName = "a 1 Hz timer")]
     public void A_trace_header_no_recorder_writes_is_rejected_naming_the_value(int offset, int size, long value, string reason)
     {
         // powershell.etl's trace header payload starts at 0x68 (buffer header, then a 32-byte system header).
@@ -401,8 +404,10 @@ public sealed class BadInputTests
         int events = Count(reader);
         Assert.IsTrue(reader.Health.Warnings.Any(w => w.Message.Contains("past 512 MiB", StringComparison.Ordinal)),
             string.Join("; ", reader.Health.Warnings.Take(3)));
-        Assert.AreEqual(4002L, events + reader.Health.DamagedBuffers, "each buffer either delivered its record or was refused");
-        Assert.IsTrue(reader.Health.DamagedBuffers > 1000);
+        // Each buffer either delivered its record and then stopped far before the 1 MiB its header claims (damage too),
+        // or was refused; the two records of powershell.etl's first buffer are whole.
+        Assert.AreEqual(4000L, reader.Health.DamagedBuffers, "every claiming buffer is damage, read or refused");
+        Assert.IsTrue(events > 2 && events < 4002 - 1000, $"{events} events");
         Assert.AreEqual(1, reader.Health.Warnings.Count(w => w.Message.Contains("processors (the first here: 32), but the trace header counts 32 processors", StringComparison.Ordinal)),
             "the processors past the header's 32 in one warning, which leaves room for the others");
     }

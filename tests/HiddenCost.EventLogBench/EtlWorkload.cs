@@ -17,7 +17,7 @@ namespace HiddenCost.EventLogBench;
 /// </summary>
 internal static class EtlWorkload
 {
-    public readonly record struct Pass(long Events, long RegistryAndRpcEvents, TimeSpan Elapsed, Table? Table);
+    public readonly record struct Pass(long Events, long RegistryAndRpcEvents, TimeSpan Elapsed, Table<RenderCostRow>? Table);
 
     /// <summary>Writes the trace once into <paramref name="folder"/> (same options, same bytes) and returns its path.</summary>
     public static string Trace(string folder, int rendersPerClient)
@@ -52,10 +52,10 @@ internal static class EtlWorkload
             if (session) shared.Observe(e);
             if (analysis) eventLog.OnEvent(e);
         }
-        Table? table = null;
+        Table<RenderCostRow>? table = null;
         if (session) shared.Complete();
         if (analysis)
-            table = eventLog.Complete(new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, events, first, last))[0];
+            table = eventLog.Complete(new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, events, first, last))[0] as Table<RenderCostRow>;
         watch.Stop();
         return new Pass(events, registryAndRpc, watch.Elapsed, table);
     }

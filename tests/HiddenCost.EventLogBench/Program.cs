@@ -80,17 +80,17 @@ static int Etl(long target, int repeats, int rendersPerClient, string folder)
     return Check(probe.Table!, 2L * rendersPerClient);
 }
 
-static int Check(Table table, long expectedRenders)
+static int Check(Table<RenderCostRow> table, long expectedRenders)
 {
-    long renders = table.Rows.Sum(r => (long)r[table.Spec.IndexOf("Renders")]!);
+    long renders = table.Rows.Sum(r => r.Renders);
     Console.WriteLine($"table: {table.Rows.Count} rows, {renders:N0} renders, registry ops per message " +
-        string.Join(", ", table.Rows.Select(r => r[table.Spec.IndexOf("Registry Ops per Message")])));
+        string.Join(", ", table.Rows.Select(r => r.RegistryOpsPerMessage)));
     if (renders == expectedRenders) return 0;
     Console.Error.WriteLine($"table shows {renders} renders, the workload made {expectedRenders}");
     return 1;
 }
 
-static (FactWorkload.Counts Counts, TimeSpan Elapsed, long Allocated, Table Table) MeasureFacts(long target)
+static (FactWorkload.Counts Counts, TimeSpan Elapsed, long Allocated, Table<RenderCostRow> Table) MeasureFacts(long target)
 {
     GC.Collect();
     var tracker = new EventLogTracker();

@@ -64,7 +64,7 @@ static void Facts(long events)
     double seconds = clock.Elapsed.TotalSeconds;
     Console.WriteLine($"facts:    {n:N0} FileIo/page-fault facts in {seconds:0.000} s = {n / seconds / 1e6:0.00} M events/s, " +
                       $"{(GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore) / (double)n:0.0} bytes allocated per event; " +
-                      $"{buffers.Rows.Count} watcher row, {victimTable.Rows.Count} victim rows, completions {buffers.Cell(0, "Completions"):N0}");
+                      $"{buffers.Rows.Count} watcher row, {victimTable.Rows.Count} victim rows, completions {buffers.Rows[0].Completions:N0}");
 }
 
 static void Pipeline(int batches)
@@ -78,7 +78,7 @@ static void Pipeline(int batches)
         var clock = Stopwatch.StartNew();
         var result = TraceAnalyzer.Analyze(path);
         clock.Stop();
-        long traceEvents = (long)result["Trace Info"].Cell(0, "Events")!;
+        long traceEvents = result.Table(HiddenCost.Analysis.Tables.TraceInfo.TraceInfoAnalysis.Definition).Rows[0].Events;
         double seconds = clock.Elapsed.TotalSeconds;
         Console.WriteLine($"pipeline: {traceEvents:N0} events ({new FileInfo(path).Length / 1e6:0.0} MB, notify storm of {batches:N0} batches) " +
                           $"through every analysis in {seconds:0.000} s = {traceEvents / seconds / 1e6:0.00} M events/s, " +

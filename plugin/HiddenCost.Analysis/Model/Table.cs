@@ -1,45 +1,59 @@
 namespace HiddenCost.Analysis.Model;
 
 /// <summary>
-/// A built table: its spec, typed rows in column order, and notes that say what the trace lacks (shown above
-/// the table by the CLI and logged to WPA). Rows are validated against the spec when added, so every
-/// consumer can trust the cell types.
+/// A built table as every generic consumer sees it (WPA adapter, CLI writers, exporters): its spec, its rows' cells
+/// read column by column, and notes that say what the trace lacks. Cells are typed by their column
+/// (<see cref="ColumnSpec.ClrType"/>): <see cref="Columns"/> reads them without boxing, <see cref="Value"/> boxed.
+/// Analyses build <see cref="Table{TRow}"/>, whose typed rows tests and other analyses read.
 /// </summary>
-public sealed class Table
+public abstract class Table
 {
-    private readonly List<object?[]> _rows = new();
-    private readonly List<string> _notes = new();
+    private readonly List<TableNote> _notes = new();
 
-    public Table(TableSpec spec) => Spec = spec;
+    private protected Table(TableSpec spec) => Spec = spec;
 
     public TableSpec Spec { get; }
-    public IReadOnlyList<object?[]> Rows => _rows;
 
-    /// <summary>What the trace lacks or what went wrong, in plain words (e.g. "no DirNotify events: record with …").</summary>
-    public IReadOnlyList<string> Notes => _notes;
+    public abstract int RowCount { get; }
 
-    public void AddNote(string note) => _notes.Add(note);
+    /// <summary>One reader per column of <see cref="Spec"/>, in its order; cast to <see cref="TableColumn{T}"/> by <see cref="ColumnSpec.ClrType"/>.</summary>
+    public abstract IReadOnlyList<TableColumn> Columns { get; }
 
-    /// <summary>Adds a row; each cell must be null or of its column's CLR type.</summary>
-    public void AddRow(params object?[] cells)
+    /// <summary>What the trace lacks or what went wrong (e.g. "no DirNotify events: record with …").</summary>
+    public IReadOnlyList<TableNote> Notes => _notes;
+
+    public void AddNote(TableNote note) => _notes.Add(note);
+
+    /// <summary>The cell at <paramref name="row"/> in the column at index <paramref name="column"/>: null or of the column's CLR type.</summary>
+    public object? Value(int row, int column) => Columns[column].Value(row);
+
+    /// <summary>A table of <paramref name="spec"/> with no rows (for a trace that could not be analysed).</summary>
+    public static Table Empty(TableSpec spec) => new EmptyTable(spec);
+
+    private sealed class EmptyTable(TableSpec spec) : Table(spec)
     {
-        var columns = Spec.Columns;
-        if (cells.Length != columns.Count)
-            throw new ArgumentException($"table '{Spec.Name}': row has {cells.Length} cells, spec has {columns.Count} columns");
-        for (int i = 0; i < cells.Length; i++)
-        {
-            var cell = cells[i];
-            if (cell is null) continue;
-            var expected = columns[i].ClrType;
-            if (cell.GetType() != expected)
-                throw new ArgumentException($"table '{Spec.Name}', column '{columns[i].Name}': {cell.GetType().Name} given, {expected.Name} expected");
-        }
-        _rows.Add(cells);
+        public override int RowCount => 0;
+        public override IReadOnlyList<TableColumn> Columns { get; } = spec.Columns.Select(TableColumn.Empty).ToArray();
+    }
+}
+
+/// <summary>A built table whose rows are <typeparamref name="TRow"/> records, in the order the analysis sorted them.</summary>
+public sealed class Table<TRow> : Table
+{
+    private readonly TRow[] _rows;
+
+    internal Table(TableDefinition<TRow> definition, TRow[] rows) : base(definition.Spec)
+    {
+        Definition = definition;
+        _rows = rows;
+        Columns = definition.Bind(_rows);
     }
 
-    /// <summary>The cell at <paramref name="row"/> in the column named <paramref name="column"/>.</summary>
-    public object? Cell(int row, string column) => _rows[row][Spec.IndexOf(column)];
+    public TableDefinition<TRow> Definition { get; }
 
-    /// <summary>The rows sorted in place by a comparison; analyses call this once, before handing the table out.</summary>
-    public void SortRows(Comparison<object?[]> comparison) => _rows.Sort(comparison);
+    public IReadOnlyList<TRow> Rows => _rows;
+
+    public override int RowCount => _rows.Length;
+
+    public override IReadOnlyList<TableColumn> Columns { get; }
 }

@@ -20,6 +20,12 @@ public sealed class AnalysisEntry
 
     public SessionNeeds Needs { get; }
 
+    /// <summary>
+    /// The tables this analysis reads from the others at the end (<see cref="ITableReadingAnalysis"/>): a pass that makes
+    /// it runs the analyses that make those too, and drops their tables unless they were asked for.
+    /// </summary>
+    public IReadOnlyList<Guid> ReadsTables { get; init; } = [];
+
     /// <summary>The tables this analysis makes, in order.</summary>
     public IReadOnlyList<TableSpec> Tables { get; }
 

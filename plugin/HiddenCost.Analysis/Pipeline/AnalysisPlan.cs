@@ -3,8 +3,9 @@ using HiddenCost.Analysis.Model;
 namespace HiddenCost.Analysis.Pipeline;
 
 /// <summary>
-/// What one pass runs for the tables asked for: the analyses that make them (an analysis making several tables runs
-/// once, and its other tables are dropped), and the union of what those analyses read of the session.
+/// What one pass runs for the tables asked for: the analyses that make them and those that make the tables they read
+/// (an analysis making several tables runs once, and the tables not asked for are dropped), and the union of what
+/// those analyses read of the session.
 /// </summary>
 public sealed class AnalysisPlan
 {
@@ -29,7 +30,9 @@ public sealed class AnalysisPlan
     {
         if (tableIds is null) return Everything(catalog);
         var wanted = tableIds.ToHashSet();
-        return new AnalysisPlan(catalog.Where(entry => entry.Makes(wanted)).ToArray(), wanted);
+        // What the analyses asked for read from other analyses' tables is made too (one level: those read none).
+        var made = wanted.Concat(catalog.Where(entry => entry.Makes(wanted)).SelectMany(entry => entry.ReadsTables)).ToHashSet();
+        return new AnalysisPlan(catalog.Where(entry => entry.Makes(made)).ToArray(), wanted);
     }
 
     /// <summary>What the planned analyses read of the session.</summary>

@@ -20,5 +20,7 @@ public enum SessionNeeds
     Stacks = 8,
     /// <summary>Which kernel events carried a stack, by kind: <see cref="TraceSession.StackedEvents"/>.</summary>
     StackedEvents = 16,
-    All = Processes | Images | ClrMethods | Stacks | StackedEvents,
+    /// <summary>The thread running on each processor, from the context switches: <see cref="TraceSession.Running"/>.</summary>
+    RunningThreads = 32,
+    All = Processes | Images | ClrMethods | Stacks | StackedEvents | RunningThreads,
 }

@@ -1,6 +1,7 @@
 using HiddenCost.Analysis.Common;
 using HiddenCost.Etl;
 using HiddenCost.Etl.Decoding;
+using HiddenCost.Etl.Decoding.Kernel;
 using HiddenCost.Etl.Stacks;
 using HiddenCost.Etl.State;
 
@@ -23,6 +24,7 @@ public sealed class TraceSession : IStackListener
     private readonly Dictionary<ProcessRef, (int ThreadId, int ProcessId, long FirstNs)> _standIns = new(ReferenceEqualityComparer.Instance);
     private readonly StackCollector _stacks;
     private readonly StackedKernelEvents _stackedEvents = new();
+    private readonly RunningThreads _running = new();
     private bool _complete;
 
     public TraceSession(SessionNeeds needs = SessionNeeds.All)
@@ -42,6 +44,9 @@ public sealed class TraceSession : IStackListener
     /// <summary>Events of kinds the tables read that their decoders could not decode (damage inside payloads).</summary>
     public UndecodableEvents Undecodable { get; } = new();
 
+    /// <summary>The thread running on each processor, from the context switches the session sees before the analyses do.</summary>
+    public RunningThreads Running => Built(SessionNeeds.RunningThreads) ? _running : throw NotBuilt(SessionNeeds.RunningThreads);
+
     public StringPool Strings { get; }
 
     /// <summary>Processes, threads, images and methods over time, as far as <see cref="Needs"/> asks (lookups of the rest find nothing).</summary>
@@ -55,6 +60,10 @@ public sealed class TraceSession : IStackListener
     public void Observe(in EtwEvent e)
     {
         State.Observe(e);
+        // Before the analyses see the switch: those that track it report it too and get the state before it.
+        if (Built(SessionNeeds.RunningThreads) && e.IsKernel && e.Group == KernelGroups.Thread && e.Opcode == ContextSwitch.Opcode
+            && ContextSwitch.TryDecode(e, out var cs))
+            _running.Switch(e.TimeNs, e.Cpu, cs.NewThreadId, cs.OldThreadId);
         if (Built(SessionNeeds.Stacks)) _stacks.Observe(e);
         if (Built(SessionNeeds.StackedEvents)) _stackedEvents.Observe(e);
         Undecodable.Observe(e, Strings);

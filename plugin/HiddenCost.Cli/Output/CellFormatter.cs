@@ -27,6 +27,19 @@ public static class CellFormatter
         _ => Convert.ToString(value, CultureInfo.InvariantCulture) ?? "",
     };
 
+    /// <summary>Every cell of the table as <see cref="Text"/> writes it, row by row.</summary>
+    public static string[][] TextCells(Table table)
+    {
+        var cells = new string[table.RowCount][];
+        for (int row = 0; row < cells.Length; row++)
+        {
+            cells[row] = new string[table.Columns.Count];
+            for (int column = 0; column < cells[row].Length; column++)
+                cells[row][column] = Text(table.Spec.Columns[column], table.Value(row, column));
+        }
+        return cells;
+    }
+
     /// <summary>
     /// The column's precision, except that a figure it would round to zero keeps two significant digits: a rate of one
     /// yield in 30 s is 0.033, not 0.0, and 4 KB read is 0.0039 MB, not 0.00.

@@ -11,17 +11,18 @@ public static class ConsoleTableWriter
     {
         console.Write(new Rule($"[bold]{Markup.Escape(result.TracePath)}[/]").LeftJustified());
         if (result.Error is not null) console.MarkupLine($"[red]error:[/] {Markup.Escape(result.Error)}");
+        foreach (var sentence in FindingsText.Sentences(result, tables)) console.WriteLine(sentence);
         foreach (var table in tables)
         {
             console.WriteLine();
-            console.MarkupLine($"[bold]{Markup.Escape(table.Spec.Name)}[/] [grey]({CellFormatter.RowCount(table.Rows.Count)})[/]");
-            foreach (var note in table.Notes) console.MarkupLine($"[yellow]note:[/] {Markup.Escape(note)}");
-            if (table.Rows.Count == 0) continue;
+            console.MarkupLine($"[bold]{Markup.Escape(table.Spec.Name)}[/] [grey]({CellFormatter.RowCount(table.RowCount)})[/]");
+            foreach (var note in table.Notes) console.MarkupLine($"[yellow]note:[/] {Markup.Escape(note.Text)}");
+            if (table.RowCount == 0) continue;
             var columns = table.Spec.Columns;
-            var cells = table.Rows.Select(r => r.Select((v, i) => CellFormatter.Text(columns[i], v)).ToArray()).ToArray();
+            var cells = CellFormatter.TextCells(table);
             // A few rows wider than the terminal would wrap every cell into slivers: print them as field lists.
             int naturalWidth = columns.Select((c, i) => Math.Max(c.Name.Length, cells.Max(r => r[i].Length)) + 3).Sum() + 1;
-            if (table.Rows.Count == 1 || (naturalWidth > console.Profile.Width && table.Rows.Count <= 20))
+            if (table.RowCount == 1 || (naturalWidth > console.Profile.Width && table.RowCount <= 20))
             {
                 for (int r = 0; r < cells.Length; r++)
                 {

@@ -19,12 +19,15 @@ public static class CsvWriter
     {
         foreach (var table in tables)
         {
-            foreach (var note in table.Notes) notes.WriteLine($"note: {result.TracePath}: {table.Spec.Name}: {note}");
+            foreach (var note in table.Notes) notes.WriteLine($"note: {result.TracePath}: {table.Spec.Name}: {note.Text}");
             if (!first) w.WriteLine();
             first = false;
             w.WriteLine(string.Join(",", new[] { "Trace", LeadingTableColumn }.Concat(table.Spec.Columns.Select(c => c.Name)).Select(Quote)));
-            foreach (var row in table.Rows)
-                w.WriteLine(string.Join(",", new[] { result.TracePath, table.Spec.Name }.Concat(row.Select(CellFormatter.Raw)).Select(Quote)));
+            for (int row = 0; row < table.RowCount; row++)
+            {
+                var cells = Enumerable.Range(0, table.Columns.Count).Select(column => CellFormatter.Raw(table.Value(row, column)));
+                w.WriteLine(string.Join(",", new[] { result.TracePath, table.Spec.Name }.Concat(cells).Select(Quote)));
+            }
         }
     }
 

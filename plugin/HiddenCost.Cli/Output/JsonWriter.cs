@@ -25,7 +25,7 @@ public static class JsonWriter
             j.WriteString("name", table.Spec.Name);
             j.WriteString("guid", table.Spec.Id);
             j.WriteStartArray("notes");
-            foreach (var n in table.Notes) j.WriteStringValue(n);
+            foreach (var n in table.Notes) j.WriteStringValue(n.Text);
             j.WriteEndArray();
             j.WriteStartArray("columns");
             foreach (var c in table.Spec.Columns)
@@ -38,10 +38,10 @@ public static class JsonWriter
             }
             j.WriteEndArray();
             j.WriteStartArray("rows");
-            foreach (var row in table.Rows)
+            for (int row = 0; row < table.RowCount; row++)
             {
                 j.WriteStartArray();
-                foreach (var cell in row) WriteValue(j, cell);
+                for (int column = 0; column < table.Columns.Count; column++) WriteValue(j, table.Value(row, column));
                 j.WriteEndArray();
             }
             j.WriteEndArray();

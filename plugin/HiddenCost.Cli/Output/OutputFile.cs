@@ -11,5 +11,6 @@ public static class OutputFile
     /// </summary>
     public static readonly Encoding Utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: false);
 
-    public static StreamWriter Create(string path) => new(path, append: false, Utf8);
+    /// <summary>The file as a writer that replaces an earlier one only on <see cref="ReplacingOutputFile.Commit"/>.</summary>
+    public static ReplacingOutputFile Create(string path) => ReplacingOutputFile.Create(path);
 }

@@ -13,13 +13,14 @@ public static class PlainTextWriter
     {
         w.WriteLine($"# {result.TracePath}");
         if (result.Error is not null) w.WriteLine($"error: {result.Error}");
+        foreach (var sentence in FindingsText.Sentences(result, tables)) w.WriteLine(sentence);
         foreach (var table in tables)
         {
             w.WriteLine();
-            w.WriteLine($"## {table.Spec.Name} ({CellFormatter.RowCount(table.Rows.Count)})");
-            foreach (var note in table.Notes) w.WriteLine($"note: {note}");
-            if (table.Rows.Count == 1) WriteVertical(w, table);
-            else if (table.Rows.Count > 1) WriteGrid(w, table);
+            w.WriteLine($"## {table.Spec.Name} ({CellFormatter.RowCount(table.RowCount)})");
+            foreach (var note in table.Notes) w.WriteLine($"note: {note.Text}");
+            if (table.RowCount == 1) WriteVertical(w, table);
+            else if (table.RowCount > 1) WriteGrid(w, table);
         }
     }
 
@@ -28,13 +29,13 @@ public static class PlainTextWriter
         var columns = table.Spec.Columns;
         int width = columns.Max(c => c.Name.Length);
         for (int i = 0; i < columns.Count; i++)
-            w.WriteLine($"{columns[i].Name.PadRight(width)}  {CellFormatter.Text(columns[i], table.Rows[0][i])}");
+            w.WriteLine($"{columns[i].Name.PadRight(width)}  {CellFormatter.Text(columns[i], table.Value(0, i))}");
     }
 
     private static void WriteGrid(TextWriter w, Table table)
     {
         var columns = table.Spec.Columns;
-        var cells = table.Rows.Select(r => r.Select((v, i) => CellFormatter.Text(columns[i], v)).ToArray()).ToArray();
+        var cells = CellFormatter.TextCells(table);
         var widths = columns.Select((c, i) => Math.Max(c.Name.Length, cells.Length == 0 ? 0 : cells.Max(r => r[i].Length))).ToArray();
         w.WriteLine(string.Join("  ", columns.Select((c, i) => Pad(c.Name, widths[i], CellFormatter.IsNumeric(c)))).TrimEnd());
         w.WriteLine(string.Join("  ", widths.Select(x => new string('-', x))));

@@ -79,15 +79,14 @@ internal static class TraceHeaderParser
     /// Why a parsed header cannot be a real one, or null: every figure is scaled by its timer frequency and decoded
     /// with its pointer size, so a damaged header would otherwise make every table wrong without a word (a fuzzed
     /// frequency of 1 Hz turned a 4.6 s trace into 29 days). Bounds are far outside what ETW writes: pointers of 4
-    /// or 8 bytes, 1 to 2,048 processors (the buffer's processor index has 11 bits), clock types 0 to 3, a timer of
-    /// at least 1 kHz (the slowest PC timer, the 8254's, runs at 1.19 MHz).
+    /// or 8 bytes, 1 to 2,048 processors (the buffer's processor index has 11 bits), clock types 0 to 3. A timer rate
+    /// outside real clocks' is damage the trace is read despite (<see cref="HeaderTimeRules"/>).
     /// </summary>
     public static string? Implausible(TraceHeader h)
     {
         if (h.PointerSize is not (4 or 8)) return $"pointer size {h.PointerSize}";
         if (h.NumberOfProcessors is 0 or > 2048) return $"{h.NumberOfProcessors} processors";
         if ((uint)h.ClockType > 3) return $"clock type {(uint)h.ClockType}";
-        if (h.TicksPerSecond < 1000) return $"a timer of {h.TicksPerSecond} Hz";
         return null;
     }
 

@@ -19,7 +19,8 @@ internal sealed class Merger : IDisposable
 
     /// <param name="readAhead">Whether to load buffers ahead of need on a thread of the merger's own.</param>
     /// <param name="cancellation">Checked by every stream for every buffer it takes.</param>
-    public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header, CancellationToken cancellation = default)
+    public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header, TimeWindow window,
+        CancellationToken cancellation = default)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         _loader = loader;
@@ -32,7 +33,7 @@ internal sealed class Merger : IDisposable
             for (int s = 0; s < index.Streams.Count; s++)
             {
                 int cpu = index.Processors[s];
-                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s, cancellation);
+                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s, cancellation, window);
                 _streams.Add(stream);
                 if (stream.MoveNext()) _order.Start(s, stream.Current.Timestamp, cpu);
             }

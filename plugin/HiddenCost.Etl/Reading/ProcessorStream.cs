@@ -13,6 +13,7 @@ namespace HiddenCost.Etl.Reading;
 internal sealed class ProcessorStream
 {
     private const int MaxInversionWarnings = 10;
+    private const int MaxOutOfTimeWarnings = 10;
 
     private readonly BufferLoader _loader;
     private readonly IReadOnlyList<long> _offsets;
@@ -20,19 +21,23 @@ internal sealed class ProcessorStream
     private readonly ReadAheadWorker? _worker;
     private readonly int _stream;
     private readonly CancellationToken _cancellation;
+    private readonly TimeWindow _window;
     private byte[] _data = Array.Empty<byte>();
     private int _nextBuffer;
     private int _end;
     private int _position;
     private int _next;
+    private int _filledEnd; // where the buffer header says its records end (0: it does not say)
     private long _lastTimestamp = long.MinValue;
 
     /// <param name="worker">The pass's read-ahead thread, or null to load every buffer on the calling thread.</param>
     /// <param name="stream">This stream's number with <paramref name="worker"/>.</param>
     /// <param name="cancellation">Checked for every buffer taken: a stream of buffers that yield no event still stops.</param>
+    /// <param name="window">The timestamps a recorder can have written (default: every one); others are left out as damage.</param>
     public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null, int stream = -1,
-        CancellationToken cancellation = default)
+        CancellationToken cancellation = default, TimeWindow? window = null)
     {
+        _window = window ?? TimeWindow.All;
         _cancellation = cancellation;
         _loader = loader;
         Processor = processor;
@@ -75,6 +80,11 @@ internal sealed class ProcessorStream
                     _health.TraceMessagesSkipped++;
                     continue;
                 }
+                if (!_window.Contains(Current.Timestamp))
+                {
+                    LeaveOutOfTime();
+                    continue;
+                }
                 if (Current.Timestamp < _lastTimestamp)
                 {
                     // The file itself is out of order here; the merge keeps each processor's file order, so the
@@ -85,8 +95,32 @@ internal sealed class ProcessorStream
                 _lastTimestamp = Current.Timestamp;
                 return true;
             }
+            if (_next + 4 <= _end && _next < _filledEnd) RecordsStopEarly();
             if (!LoadNextBuffer()) return false;
         }
+    }
+
+    /// <summary>
+    /// An end-of-records marker before the offset the buffer header says its records fill: ETW pads a buffer only
+    /// after its last record, so the records between were overwritten. Damage, as a cut buffer is.
+    /// </summary>
+    private void RecordsStopEarly()
+    {
+        _health.DamagedBuffers++;
+        _health.WarnDamage(BufferOffset, $"processor {Processor}: records stop at buffer offset 0x{_next:X} (an end-of-records marker), " +
+            $"but the buffer header says they fill it to 0x{_filledEnd:X}; rest of buffer lost");
+        _end = 0;
+    }
+
+    private void LeaveOutOfTime()
+    {
+        long n = ++_health.EventsOutOfTime;
+        if (n == 1)
+            _health.WarnDamage(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is stamped {_window.SecondsFromStart(Current.Timestamp)} " +
+                "from the trace's start, far outside the trace header's start and end times (no recorder writes that): events so stamped are left out");
+        else if (n <= MaxOutOfTimeWarnings)
+            _health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is stamped {_window.SecondsFromStart(Current.Timestamp)} " +
+                "from the trace's start: left out");
     }
 
     private bool LoadNextBuffer()
@@ -127,7 +161,21 @@ internal sealed class ProcessorStream
         _data = loaded.Data!;
         _end = loaded.End;
         _next = BufferHeader.Size;
+        _filledEnd = FilledEnd(_data, _end);
         return true;
+    }
+
+    /// <summary>
+    /// Where the buffer header says the records end: its saved offset, when that is where the walk ends (the loader
+    /// ends it there when it is possible); else its filled offset (a relogged trace's first buffer may have a saved
+    /// offset of 0); else 0, not said. Within the data only, so a damaged field cannot claim records beyond it.
+    /// </summary>
+    private static int FilledEnd(byte[] data, int end)
+    {
+        uint saved = BinaryPrimitives.ReadUInt32LittleEndian(data.AsSpan(0x04));
+        if (saved == (uint)end) return end;
+        uint filled = BinaryPrimitives.ReadUInt32LittleEndian(data.AsSpan(0x30));
+        return filled > BufferHeader.Size && filled <= (uint)end ? (int)filled : 0;
     }
 
     /// <summary>

@@ -32,6 +32,13 @@ public sealed class TraceHealth
     /// together, or a header not updated at the end of the recording. They are read like the others.
     /// </summary>
     public long BuffersBeyondWritten { get; internal set; }
+    /// <summary>
+    /// Events left out because no recorder can have stamped them so: far outside the trace header's start..end (see
+    /// <see cref="TimeWindow"/>). Damage: the first is the damage warning, the first ten are described.
+    /// </summary>
+    public long EventsOutOfTime { get; internal set; }
+    /// <summary>The trace header holds a clock rate or start time no recorder writes (see the reader's README).</summary>
+    public bool HeaderDamaged { get; internal set; }
     /// <summary>The file ends inside a buffer.</summary>
     public bool Truncated { get; internal set; }
     public long WarningCount { get; private set; }

@@ -27,8 +27,9 @@ public static class PresetDefinitions
 
         return
         [
-            new("HiddenCost.wpaProfile", "Overview: the four HiddenCost problem tables, the trace's own description, and CPU by HiddenCost stack tag.",
+            new("HiddenCost.wpaProfile", "Overview: the findings, the four HiddenCost problem tables, the trace's own description, and CPU by HiddenCost stack tag.",
             [
+                new("HiddenCost: Findings", [Ours("Findings", "#FFD00000")]),
                 new("HiddenCost: Problems",
                 [
                     Ours("Syscall Hook Overhead", "#FFC00000"), Ours("Spin-Wait Cost per Lock", "#FFE07000"),

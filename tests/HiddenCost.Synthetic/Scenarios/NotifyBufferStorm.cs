@@ -25,6 +25,9 @@ public sealed record NotifyBufferStormOptions
     /// <summary>Demand-zero faults logged in the changing process while the kernel zeroes a large watcher's buffer.</summary>
     public int DemandZeroFaultsPerLargeCompletion { get; init; } = 8;
 
+    /// <summary>Demand-zero faults logged per completion of a buffer of 64 KiB or less (0: none, as in the samples).</summary>
+    public int DemandZeroFaultsPerSmallCompletion { get; init; }
+
     /// <summary>backup.exe renames a report file in every n-th batch.</summary>
     public int RenameEvery { get; init; } = 10;
 
@@ -351,9 +354,10 @@ public sealed class NotifyBufferStorm
     {
         var b = _b;
         var overflow = bytes > w.Buffer;
-        if (w.Buffer > 64 * 1024)
+        var faults = w.Buffer > 64 * 1024 ? _o.DemandZeroFaultsPerLargeCompletion : _o.DemandZeroFaultsPerSmallCompletion;
+        if (faults > 0)
         {
-            for (var i = 0; i < _o.DemandZeroFaultsPerLargeCompletion; i++)
+            for (var i = 0; i < faults; i++)
             {
                 var va = 0xFFFF_A70D_0000_0000UL + (ulong)(w.Completions * 0x20_0000) + (ulong)i * 0x4_0000;
                 b.Emit(PageFaultEvents.DemandZero(b.On(changer, t), b.Settings.PointerSize == 8 ? va : 0x9800_0000UL + (ulong)i * 0x1000, b.Kernel.At(KernelFunctions.MemsetRva + 0x3A)));

@@ -228,7 +228,7 @@ public sealed class SyscallHookStorm
             }
 
             var enter = t;
-            b.Run(cpu, thread, enter, enter + h, hook);
+            if (h > 0) b.Run(cpu, thread, enter, enter + h, hook); // HookUs = 0: no driver in the syscall path
             b.Run(cpu, thread, enter + h, enter + h + s, inCall);
             var context = b.On(thread, enter);
             b.Emit(PerfInfoEvents.SysClEnter(context, k.At(syscallRva)));

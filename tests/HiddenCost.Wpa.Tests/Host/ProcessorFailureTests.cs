@@ -52,7 +52,7 @@ public sealed class ProcessorFailureTests
     {
         const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends early): only part was read";
         var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _, _) =>
-            new AnalysisResult(path, TableCatalog.All.Select(spec => new Table(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl", "/traces/b.etl");
+            new AnalysisResult(path, TableCatalog.All.Select(spec => Table.Empty(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl", "/traces/b.etl");
 
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
 
@@ -71,7 +71,7 @@ public sealed class ProcessorFailureTests
     {
         const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends inside a 4096-byte buffer (100 bytes present); the file ends early): only part was read";
         var (processor, host) = Processor((path, _, _, _) =>
-            new AnalysisResult(path, TableCatalog.All.Select(spec => new Table(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl");
+            new AnalysisResult(path, TableCatalog.All.Select(spec => Table.Empty(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl");
 
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
 
@@ -130,7 +130,7 @@ public sealed class ProcessorFailureTests
         var (processor, host) = Processor((path, _, _, _) =>
         {
             analysed.Add(path);
-            return new AnalysisResult(path, TableCatalog.All.Select(s => new Table(s)).ToArray(), null);
+            return new AnalysisResult(path, TableCatalog.All.Select(s => Table.Empty(s)).ToArray(), null);
         }, "/traces/a.etl", "/traces/b.etl");
 
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();

@@ -7,16 +7,46 @@ internal static class SampleTables
 {
     public static readonly Guid TableId = Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c01");
 
-    public static readonly ColumnSpec Process = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c10"), "Process", ColumnType.Text, Role: ColumnRole.ProcessName, Description: "Image name");
-    public static readonly ColumnSpec Pid = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c11"), "PID", ColumnType.Integer, Role: ColumnRole.ProcessId);
-    public static readonly ColumnSpec Start = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c12"), "Start", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.StartTime);
-    public static readonly ColumnSpec End = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c13"), "End", ColumnType.Timestamp, ColumnUnit.Nanoseconds, ColumnRole.EndTime);
-    public static readonly ColumnSpec Duration = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c14"), "Duration", ColumnType.Duration, ColumnUnit.Nanoseconds, ColumnRole.Duration);
-    public static readonly ColumnSpec HookCpu = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c15"), "Hook CPU (ms)", ColumnType.Decimal, ColumnUnit.Milliseconds, ColumnRole.GraphValue);
-    public static readonly ColumnSpec Calls = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c16"), "Calls", ColumnType.Integer, ColumnUnit.Count);
-    public static readonly ColumnSpec Share = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c17"), "Share (%)", ColumnType.Decimal, ColumnUnit.Percent);
-    public static readonly ColumnSpec Provider = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c18"), "Provider Id", ColumnType.Guid);
-    public static readonly ColumnSpec Signed = new(Guid.Parse("5b0c2a8e-6d1f-4c57-9a38-0e7d4f1a9c19"), "Signed", ColumnType.Boolean);
+    /// <summary>One row of the hand-made table; every column type, nullable where a test leaves a cell empty.</summary>
+    public sealed record HookCostRow
+    {
+        public required string? Process { get; init; }
+        public required long Pid { get; init; }
+        public required long Start { get; init; }
+        public required long? End { get; init; }
+        public required long Duration { get; init; }
+        public required double HookCpuMs { get; init; }
+        public required long? Calls { get; init; }
+        public required double SharePercent { get; init; }
+        public required Guid Provider { get; init; }
+        public required bool Signed { get; init; }
+    }
+
+    public static TableDefinition<HookCostRow> Definition(TableView? view = null) =>
+        new TableDefinitionBuilder<HookCostRow>(TableId, "Hook Cost", "CPU spent inside syscall hooks, per process", "HiddenCost")
+            .Column("Process", ColumnType.Text, r => r.Process, role: ColumnRole.ProcessName, description: "Image name")
+            .Column("PID", ColumnType.Integer, r => r.Pid, role: ColumnRole.ProcessId)
+            .Column("Start", ColumnType.Timestamp, r => r.Start, ColumnUnit.Nanoseconds, ColumnRole.StartTime)
+            .Column("End", ColumnType.Timestamp, r => r.End, ColumnUnit.Nanoseconds, ColumnRole.EndTime)
+            .Column("Duration", ColumnType.Duration, r => r.Duration, ColumnUnit.Nanoseconds, ColumnRole.Duration)
+            .Column("Hook CPU (ms)", ColumnType.Decimal, r => r.HookCpuMs, ColumnUnit.Milliseconds, ColumnRole.GraphValue)
+            .Column("Calls", ColumnType.Integer, r => r.Calls, ColumnUnit.Count)
+            .Column("Share (%)", ColumnType.Decimal, r => r.SharePercent, ColumnUnit.Percent)
+            .Column("Provider Id", ColumnType.Guid, r => r.Provider)
+            .Column("Signed", ColumnType.Boolean, r => r.Signed)
+            .Build(view ?? new TableView(["Process"], "Hook CPU (ms)", ["Hook CPU (ms)", "Calls"]));
+
+    private static readonly IReadOnlyList<ColumnSpec> Columns = Definition().Spec.Columns;
+    public static readonly ColumnSpec Process = Columns[0];
+    public static readonly ColumnSpec Pid = Columns[1];
+    public static readonly ColumnSpec Start = Columns[2];
+    public static readonly ColumnSpec End = Columns[3];
+    public static readonly ColumnSpec Duration = Columns[4];
+    public static readonly ColumnSpec HookCpu = Columns[5];
+    public static readonly ColumnSpec Calls = Columns[6];
+    public static readonly ColumnSpec Share = Columns[7];
+    public static readonly ColumnSpec Provider = Columns[8];
+    public static readonly ColumnSpec Signed = Columns[9];
 
     public static readonly Guid ProviderA = Guid.Parse("9e814aad-3204-11d2-9a82-006008a86939");
 
@@ -25,17 +55,29 @@ internal static class SampleTables
         "Hook Cost",
         "CPU spent inside syscall hooks, per process",
         "HiddenCost",
-        [Process, Pid, Start, End, Duration, HookCpu, Calls, Share, Provider, Signed],
+        Columns,
         view ?? new TableView(["Process"], "Hook CPU (ms)", ["Hook CPU (ms)", "Calls"]));
 
     /// <summary>Two rows; the second has an empty Process and an empty Calls cell.</summary>
-    public static Table TwoRows()
+    public static Table TwoRows() => Definition().Table(
+    [
+        Row("svchost.exe", 1234, 1_500, 4_000, 2_500, 0.75, 12, 40.0, signed: true),
+        Row(null, 88, 9_000, 9_250, 250, 1.25, null, 60.0, signed: false),
+    ]);
+
+    public static HookCostRow Row(string? process, long pid, long start, long? end, long duration, double hookCpuMs, long? calls, double share, bool signed) => new()
     {
-        var table = new Table(Spec());
-        table.AddRow("svchost.exe", 1234L, 1_500L, 4_000L, 2_500L, 0.75, 12L, 40.0, ProviderA, true);
-        table.AddRow(null, 88L, 9_000L, 9_250L, 250L, 1.25, null, 60.0, ProviderA, false);
-        return table;
-    }
+        Process = process,
+        Pid = pid,
+        Start = start,
+        End = end,
+        Duration = duration,
+        HookCpuMs = hookCpuMs,
+        Calls = calls,
+        SharePercent = share,
+        Provider = ProviderA,
+        Signed = signed,
+    };
 
     /// <summary>A table with no time column and no figure to graph, like Trace Info.</summary>
     public static TableSpec InfoSpec() => new(

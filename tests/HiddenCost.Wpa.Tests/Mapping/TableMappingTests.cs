@@ -17,7 +17,7 @@ public sealed class TableMappingTests
     private static RecordingTableBuilder Build(Table table, params string[] problems)
     {
         var builder = new RecordingTableBuilder();
-        TableBuilding.Build(table, builder, problems);
+        TableBuilding.Build(table, builder, problems.Select(p => TableNote.Info("test", p)).ToArray());
         return builder;
     }
 
@@ -102,7 +102,7 @@ public sealed class TableMappingTests
         var builder = Build(buffers);
         var configuration = builder.DefaultConfiguration!;
 
-        Assert.IsNull(buffers.Cell(0, "Last Completion"));
+        Assert.IsNull(buffers.Rows[0].LastCompletion);
         Assert.AreEqual(buffers.Spec.Columns[buffers.Spec.IndexOf("First Arm")].Id, configuration.ColumnRoles[SdkColumnRole.StartTime]);
         Assert.AreEqual(buffers.Spec.Columns[buffers.Spec.IndexOf("Watch End")].Id, configuration.ColumnRoles[SdkColumnRole.EndTime]);
         Assert.AreEqual(typeof(Timestamp), builder.Column("Watch End").DataType);
@@ -113,9 +113,11 @@ public sealed class TableMappingTests
     {
         // A row still open at the end of the trace has no End: the column becomes Timestamp?, which the timeline does
         // not take for an end, so the rows graph by start and duration.
-        var table = new Table(Spec());
-        table.AddRow("svchost.exe", 1234L, 1_500L, 4_000L, 2_500L, 0.75, 12L, 40.0, ProviderA, true);
-        table.AddRow("lsass.exe", 88L, 9_000L, null, 250L, 1.25, 3L, 60.0, ProviderA, false);
+        var table = Definition().Table(
+        [
+            Row("svchost.exe", 1234, 1_500, 4_000, 2_500, 0.75, 12, 40.0, signed: true),
+            Row("lsass.exe", 88, 9_000, null, 250, 1.25, 3, 60.0, signed: false),
+        ]);
         var builder = Build(table);
         var configuration = builder.DefaultConfiguration!;
 
@@ -142,7 +144,7 @@ public sealed class TableMappingTests
     [TestMethod]
     public void Graph_column_comes_from_the_graph_value_role_when_the_view_names_none()
     {
-        var table = new Table(Spec(new TableView(["Process", "PID"])));
+        var table = Table.Empty(Spec(new TableView(["Process", "PID"])));
 
         var configuration = Build(table).DefaultConfiguration!;
 
@@ -155,7 +157,7 @@ public sealed class TableMappingTests
     [TestMethod]
     public void Table_without_pivots_or_graph_puts_every_column_between_the_bars()
     {
-        var configuration = Build(new Table(InfoSpec())).DefaultConfiguration!;
+        var configuration = Build(Table.Empty(InfoSpec())).DefaultConfiguration!;
 
         CollectionAssert.AreEqual(
             new[] { PivotBar, InfoSpec().Columns[0].Id, InfoSpec().Columns[1].Id, GraphBar },
@@ -199,15 +201,15 @@ public sealed class TableMappingTests
         // Summing them would show a meaningless total: two syscalls of 3 and 5 µs mean are not 8 µs.
         foreach (var (table, column) in new[]
         {
-            (HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead, "Mean Syscall Time (µs)"),
-            (HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead, "Hook Overhead per Syscall (µs)"),
-            (HiddenCost.Analysis.Tables.SpinWait.SpinWaitTables.PerLock, "Longest Spin (ms)"),
-            (HiddenCost.Analysis.Tables.EventLog.EventLogTables.RenderCost, "CPU per Message (ms)"),
-            (HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTables.Buffers, "Mean Bytes per Completion"),
-            (HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTables.Buffers, "Buffer (bytes)"),
+            (HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead.Spec, "Mean Syscall Time (µs)"),
+            (HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead.Spec, "Hook Overhead per Syscall (µs)"),
+            (HiddenCost.Analysis.Tables.SpinWait.SpinWaitTables.PerLock.Spec, "Longest Spin (ms)"),
+            (HiddenCost.Analysis.Tables.EventLog.EventLogTables.RenderCost.Spec, "CPU per Message (ms)"),
+            (HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTables.Buffers.Spec, "Mean Bytes per Completion"),
+            (HiddenCost.Analysis.Tables.DirectoryNotify.DirectoryNotifyTables.Buffers.Spec, "Buffer (bytes)"),
         })
             Assert.AreEqual(AggregationMode.Max, ColumnConfigurations.Aggregation(table.Columns[table.IndexOf(column)]), column);
-        var overhead = HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead;
+        var overhead = HiddenCost.Analysis.Tables.SyscallHook.SyscallHookTables.Overhead.Spec;
         Assert.AreEqual(AggregationMode.Sum, ColumnConfigurations.Aggregation(overhead.Columns[overhead.IndexOf("Total Syscall Time (ms)")]));
     }
 
@@ -245,7 +247,7 @@ public sealed class TableMappingTests
     [TestMethod]
     public void Problems_become_the_description_of_the_default_preset()
     {
-        var builder = Build(new Table(Spec()), "x.etl: 0: empty file", "no hook events");
+        var builder = Build(Table.Empty(Spec()), "x.etl: 0: empty file", "no hook events");
 
         Assert.AreEqual("x.etl: 0: empty file" + Environment.NewLine + "no hook events", builder.DefaultConfiguration!.Description);
         Assert.IsNull(Build(TwoRows()).DefaultConfiguration!.Description);
@@ -254,7 +256,7 @@ public sealed class TableMappingTests
     [TestMethod]
     public void Empty_table_builds_every_column_with_zero_rows()
     {
-        var builder = Build(new Table(Spec()));
+        var builder = Build(Table.Empty(Spec()));
 
         Assert.AreEqual(0, builder.RowCount);
         Assert.AreEqual(10, builder.Columns.Count);
@@ -272,7 +274,7 @@ public sealed class TableMappingTests
     [TestMethod]
     public void View_naming_a_missing_column_fails_naming_table_and_column()
     {
-        var table = new Table(Spec(new TableView(["Image"])));
+        var table = Table.Empty(Spec(new TableView(["Image"])));
 
         var error = Assert.ThrowsExactly<ArgumentException>(() => Build(table));
 

@@ -34,7 +34,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
     /// </summary>
     internal static bool ReportsChange(in FileIoReadWrite write) => (write.IoFlags & IrpPagingIo) == 0;
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { DirectoryNotifyTables.Buffers, DirectoryNotifyTables.Victims };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { DirectoryNotifyTables.Buffers.Spec, DirectoryNotifyTables.Victims.Spec };
 
     public void OnEvent(in EtwEvent e)
     {
@@ -120,24 +120,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         var (buffers, victims) = _tracker.Build(_session.Final, context.LastEventNs);
-        if (_dirNotify == 0)
-        {
-            var missing = new List<string> { "FileIo DirNotify" };
-            if (_operationEnd == 0) missing.Add("OperationEnd");
-            if (_names == 0) missing.Add("file-name events");
-            if (_demandZero == 0) missing.Add("DemandZero page faults");
-            var note = $"The trace has no {string.Join(", ", missing)} events, so no directory watcher can be seen: " +
-                       "record with `wpr -start MultiProfile.wprp!DirNotify`.";
-            buffers.AddNote(note);
-            victims.AddNote(note);
-        }
-        else
-        {
-            if (_operationEnd == 0) buffers.AddNote("No FileIo OperationEnd events: completions and bytes returned cannot be counted (record with `wpr -start MultiProfile.wprp!DirNotify`).");
-            if (_demandZero == 0) victims.AddNote("No DemandZero page faults in the trace: the Demand-Zero Faults column is 0 for want of data (record with `wpr -start MultiProfile.wprp!DirNotify`).");
-        }
-        victims.AddNote("Notify CPU (ms) needs kernel function names (FsRtlNotify*/memset), which HiddenCost does not read (no symbol files): " +
-            "empty. In WPA, load symbols and see CPU Usage (Sampled) under the stack tag Directory Notify Buffer Zeroing.");
-        return new[] { buffers, victims };
+        DirectoryNotifyNotes.AddMissingEvents(buffers, victims, _dirNotify, _operationEnd, _names, _demandZero);
+        return new Table[] { buffers, victims };
     }
 }

@@ -198,7 +198,7 @@ public sealed class DirectoryNotifyTracker
 
     /// <param name="final">The process each process given to the tracker turned out to be (identity when null).</param>
     /// <param name="traceEndNs">Where watches still active end (the latest time the tracker was given when null).</param>
-    public (Table Buffers, Table Victims) Build(Func<ProcessRef, ProcessRef>? final = null, long? traceEndNs = null)
+    public (Table<NotifyBufferRow> Buffers, Table<NotifyVictimRow> Victims) Build(Func<ProcessRef, ProcessRef>? final = null, long? traceEndNs = null)
     {
         _faults.WatchesChanged(long.MaxValue);
         if (_deferred.Count > 0)
@@ -218,7 +218,11 @@ public sealed class DirectoryNotifyTracker
 
         long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
         var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges, _subtreeChanges);
-        return DirectoryNotifyTableBuilder.Build(_allHandles, _victims, _victimsOfWatcher, DirectoryName, losses, Math.Max(traceEndNs ?? _latestNs, _latestNs));
+        var buffers = DirectoryNotifyTables.Buffers.Table(
+            DirectoryNotifyRows.Buffers(_allHandles, _victimsOfWatcher, DirectoryName, Math.Max(traceEndNs ?? _latestNs, _latestNs)));
+        var victims = DirectoryNotifyTables.Victims.Table(DirectoryNotifyRows.Victims(_allHandles, _victims, DirectoryName));
+        DirectoryNotifyNotes.AddLosses(buffers, victims, losses);
+        return (buffers, victims);
     }
 
     /// <summary>Puts every watch handle and victim count under the process it turned out to be, merging counts.</summary>

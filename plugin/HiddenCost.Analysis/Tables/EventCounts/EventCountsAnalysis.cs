@@ -14,17 +14,17 @@ namespace HiddenCost.Analysis.Tables.EventCounts;
 /// </summary>
 public sealed class EventCountsAnalysis : ITraceAnalysis
 {
-    public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.EventCounts, "Event Counts",
+    public static readonly TableDefinition<EventCountRow> Definition = new TableDefinitionBuilder<EventCountRow>(TableIds.EventCounts, "Event Counts",
             "Every event kind in the trace: provider, event, header kind, count and how many carry a stack.", "HiddenCost/Trace")
-        .Column("Provider", ColumnType.Text, description: "kernel events: the MOF group name; others: provider name when known (built in, TraceLogging traits, or the schemas the trace embeds: a merged trace's, an EventSource's own manifest), else the GUID")
-        .Column("Provider Id", ColumnType.Guid)
-        .Column("Event", ColumnType.Text, description: "event or opcode name when known (built in, TraceLogging metadata, or the trace's embedded schemas), else the number")
-        .Column("Id", ColumnType.Integer, description: "EVENT_HEADER event id; 0 for kernel and classic events")
-        .Column("Opcode", ColumnType.Integer)
-        .Column("Version", ColumnType.Integer)
-        .Column("Header", ColumnType.Text, description: "SYSTEM, PERFINFO, EVENT_HEADER or CLASSIC")
-        .Column("Count", ColumnType.Integer, ColumnUnit.Count, ColumnRole.GraphValue)
-        .Column("With Stack", ColumnType.Integer, ColumnUnit.Count, description: "events with a stack (StackWalk event or stack extended item)")
+        .Column("Provider", ColumnType.Text, r => r.Provider, description: "kernel events: the MOF group name; others: provider name when known (built in, TraceLogging traits, or the schemas the trace embeds: a merged trace's, an EventSource's own manifest), else the GUID")
+        .Column("Provider Id", ColumnType.Guid, r => r.ProviderId)
+        .Column("Event", ColumnType.Text, r => r.Event, description: "event or opcode name when known (built in, TraceLogging metadata, or the trace's embedded schemas), else the number")
+        .Column("Id", ColumnType.Integer, r => r.Id, description: "EVENT_HEADER event id; 0 for kernel and classic events")
+        .Column("Opcode", ColumnType.Integer, r => r.Opcode)
+        .Column("Version", ColumnType.Integer, r => r.Version)
+        .Column("Header", ColumnType.Text, r => r.Header, description: "SYSTEM, PERFINFO, EVENT_HEADER or CLASSIC")
+        .Column("Count", ColumnType.Integer, r => r.Count, ColumnUnit.Count, ColumnRole.GraphValue)
+        .Column("With Stack", ColumnType.Integer, r => r.WithStack, ColumnUnit.Count, description: "events with a stack (StackWalk event or stack extended item)")
         .Build(new TableView(new[] { "Provider", "Event" }, "Count", new[] { "Count" }));
 
     private readonly TraceSession _session;
@@ -41,7 +41,7 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     public EventCountsAnalysis(TraceSession session) => _session = session;
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { Spec };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { Definition.Spec };
 
     public void OnEvent(in EtwEvent e)
     {
@@ -75,11 +75,21 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
-        var table = new Table(Spec);
         var rows = _rows.Select(r => (Key: NamedFromSchema(r.Key), Counter: r.Value)).ToList();
-        foreach (var (k, c) in rows.OrderByDescending(r => r.Counter.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal))
-            table.AddRow(k.ProviderName, k.ProviderId, k.EventName, (long)k.Id, (long)k.Opcode, (long)k.Version, k.Header, c.Count,
-                c.KernelKind >= 0 ? _session.StackedEvents.WithStack(c.KernelKind) : c.WithStack);
+        var table = Definition.Table(rows
+            .OrderByDescending(r => r.Counter.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal)
+            .Select(r => new EventCountRow
+            {
+                Provider = r.Key.ProviderName,
+                ProviderId = r.Key.ProviderId,
+                Event = r.Key.EventName,
+                Id = r.Key.Id,
+                Opcode = r.Key.Opcode,
+                Version = r.Key.Version,
+                Header = r.Key.Header,
+                Count = r.Counter.Count,
+                WithStack = r.Counter.KernelKind >= 0 ? _session.StackedEvents.WithStack(r.Counter.KernelKind) : r.Counter.WithStack,
+            }));
         return new[] { table };
     }
 

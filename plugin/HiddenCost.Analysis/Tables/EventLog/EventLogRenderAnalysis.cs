@@ -23,10 +23,10 @@ public sealed class EventLogRenderAnalysis : ITraceAnalysis
     public EventLogRenderAnalysis(TraceSession session)
     {
         _strings = session.Strings;
-        _tracker = new EventLogTracker(session.Process);
+        _tracker = new EventLogTracker(session.Process, session.Running);
     }
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { EventLogTables.RenderCost };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { EventLogTables.RenderCost.Spec };
 
     public void OnEvent(in EtwEvent e)
     {

@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 
@@ -20,11 +21,11 @@ public sealed class EventLogTracker
     private readonly Dictionary<int, ProcessRef> _services = new();
     private readonly List<ProcessRef> _everServices = new();
     private readonly Dictionary<int, string> _lateNames = new();
-    private readonly RunningThreads _running = new();
+    private readonly RunningThreads _running;
     private readonly Dictionary<(int Thread, RpcSide Side), List<Even6Call?>> _rpcOpen = new();
     private readonly Dictionary<int, Even6Call> _serving = new();
     private readonly Even6CallMatcher _matcher = new();
-    private readonly RenderCostRows _rows = new();
+    private readonly RenderCostTally _rows = new();
     private readonly Dictionary<(int Pid, int Thread), (ulong Log, LogSource Source)> _threadLog = new();
     private readonly Dictionary<int, (ulong Log, LogSource Source)> _processLog = new();
     private readonly Dictionary<ulong, string> _evtxNames = new();
@@ -44,10 +45,12 @@ public sealed class EventLogTracker
     /// tables do); asked again when the table is built, when rundown at the end has named every process. Without it
     /// the tracker names processes from the process facts it is fed.
     /// </param>
-    public EventLogTracker(Func<int, long, ProcessRef>? processAt = null)
+    /// <param name="running">The pass's view of the thread on each processor (its own when null).</param>
+    public EventLogTracker(Func<int, long, ProcessRef>? processAt = null, RunningThreads? running = null)
     {
         _finished = Finished;
         _processAt = processAt;
+        _running = running ?? new RunningThreads();
     }
 
     /// <summary>A process start or start rundown (Process Start/DCStart) with its image file name and command line.</summary>
@@ -82,8 +85,7 @@ public sealed class EventLogTracker
     /// <summary>A context switch on <paramref name="cpu"/>: charges the thread leaving it for the server call it serves.</summary>
     public void ContextSwitch(long t, int cpu, int newThreadId, int oldThreadId)
     {
-        long? since = _running.Switch(t, cpu, newThreadId, oldThreadId);
-        if (since is { } s && oldThreadId != 0 && _serving.TryGetValue(oldThreadId, out var call))
+        if (_running.Switch(t, cpu, newThreadId, oldThreadId).OldThreadSince is { } s && oldThreadId != 0 && _serving.TryGetValue(oldThreadId, out var call))
             call.CpuNs += t - Math.Max(s, call.StartNs);
     }
 
@@ -229,7 +231,7 @@ public sealed class EventLogTracker
     }
 
     /// <summary>Finishes calls still open at <paramref name="traceEndNs"/> and builds the table.</summary>
-    public Table Build(long traceEndNs)
+    public Table<RenderCostRow> Build(long traceEndNs)
     {
         foreach (var (thread, call) in _serving)
             if (_running.RunningSince(thread) is { } since) call.CpuNs += Math.Max(0, traceEndNs - Math.Max(since, call.StartNs));

@@ -43,7 +43,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         session.AddStackListener(_stackMatcher);
     }
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { SpinWaitTables.PerLock, SpinWaitTables.ByProcess };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { SpinWaitTables.PerLock.Spec, SpinWaitTables.ByProcess.Spec };
 
     public void OnEvent(in EtwEvent e)
     {
@@ -73,7 +73,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             perLock.AddNote(note);
             byProcess.AddNote(note);
         }
-        return new[] { perLock, byProcess };
+        return new Table[] { perLock, byProcess };
     }
 
     private void OnPerfInfo(in EtwEvent e)

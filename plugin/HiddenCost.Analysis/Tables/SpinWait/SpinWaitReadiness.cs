@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Catalogs;
 using HiddenCost.Etl;
 using HiddenCost.Etl.Records;
@@ -63,14 +64,14 @@ internal sealed class SpinWaitReadiness
     }
 
     /// <summary>One note per required kind of event the trace has none of.</summary>
-    public IEnumerable<string> Notes()
+    public IEnumerable<TableNote> Notes()
     {
         var seen = new HashSet<string>();
         for (int i = 0; i < _counts.Length; i++)
         {
             var r = _problem.Events[i];
             if (r.Necessity != Necessity.Required || Count(r.Name) > 0 || !seen.Add(r.Name)) continue;
-            yield return $"The trace has no {r.Name} events ({r.RecordedBy}), needed for {r.Purpose}. Record with `{_problem.WprStartCommand}`.";
+            yield return TableNote.Info("spin-wait.missing-events", $"The trace has no {r.Name} events ({r.RecordedBy}), needed for {r.Purpose}. Record with `{_problem.WprStartCommand}`.");
         }
     }
 }

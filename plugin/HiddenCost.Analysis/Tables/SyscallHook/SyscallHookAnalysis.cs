@@ -26,10 +26,10 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
     public SyscallHookAnalysis(TraceSession session)
     {
         _session = session;
-        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t));
+        _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t), running: session.Running);
     }
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { SyscallHookTables.Overhead, SyscallHookTables.Gaps };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { SyscallHookTables.Overhead.Spec, SyscallHookTables.Gaps.Spec };
 
     public void OnEvent(in EtwEvent e)
     {
@@ -105,9 +105,9 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
         }
         var (overhead, gaps) = _tracker.Build();
         if (_syscallStackProbes.Count > 0 && _syscallStackProbes.All(ticket => stacks.StackOf(ticket).IsNone))
-            overhead.AddNote($"SysClEnter events carry no stacks (the first {_syscallStackProbes.Count:N0} checked): " +
-                             $"calling stacks of hooked syscalls are not available. Record with `{SyscallHookTracker.RecordWith}`.");
-        return new[] { overhead, gaps };
+            overhead.AddNote(TableNote.Info("syscall-hook.no-syscall-stacks", $"SysClEnter events carry no stacks (the first {_syscallStackProbes.Count:N0} checked): " +
+                             $"calling stacks of hooked syscalls are not available. Record with `{SyscallHookTracker.RecordWith}`."));
+        return new Table[] { overhead, gaps };
     }
 
     /// <summary>

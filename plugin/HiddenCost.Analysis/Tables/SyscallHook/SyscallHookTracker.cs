@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
 
 namespace HiddenCost.Analysis.Tables.SyscallHook;
 
@@ -25,7 +26,9 @@ public sealed class SyscallHookTracker
     private readonly List<ThreadSyscalls> _endedThreads = new();
     private readonly ThreadSyscalls _unknownThread = new(-1);
     private readonly List<PendingSample> _samples = new();
-    private CpuState[] _cpus = Array.Empty<CpuState>();
+    private readonly RunningThreads _running;
+    /// <summary>Per processor: syscalls entered while no context switch had named its thread.</summary>
+    private OpenSyscalls?[] _unknownOpen = Array.Empty<OpenSyscalls?>();
 
     private long _enters, _exits, _switches, _unknownThreadEnters, _unreturned, _orphanExits;
     private long _samplesInSyscalls, _samplesWithStack;
@@ -39,12 +42,14 @@ public sealed class SyscallHookTracker
     /// are built, so rundowns at the end of the trace (WPR's memory mode logs them only there) count.
     /// </param>
     /// <param name="symbols">Module file name and RVA → symbol name, or null; omit when no symbols are available.</param>
+    /// <param name="running">The pass's view of the thread on each processor (its own when null).</param>
     public SyscallHookTracker(Func<string, CulpritIdentity?> catalogue, Func<int, long, ProcessRef?> processOfThread,
-        Func<string, ulong, string?>? symbols = null)
+        Func<string, ulong, string?>? symbols = null, RunningThreads? running = null)
     {
         _catalogue = catalogue;
         _processOfThread = processOfThread;
         _symbols = symbols;
+        _running = running ?? new RunningThreads();
     }
 
     public KernelModuleMap Modules => _modules;
@@ -78,13 +83,10 @@ public sealed class SyscallHookTracker
     {
         _gaps.Event(t, isActivity: true);
         _switches++;
-        ref var c = ref Cpu(cpu);
-        if (!c.HasState && c.UnknownOpen is { Count: > 0 } unknownOpen)
+        if (!_running.Switch(t, cpu, newThreadId, oldThreadId).HadSwitched && UnknownOpen(cpu) is { Count: > 0 } unknownOpen)
             // The first switch names the thread that was running: it owns the syscalls entered while it was unknown
             // (they stay counted under "Unknown", but their exits can now be paired).
             _unreturned += unknownOpen.MoveTo(Thread(oldThreadId).Open);
-        c.HasState = true;
-        c.Running = newThreadId;
     }
 
     /// <summary>PerfInfo SysClEnter: the thread running on <paramref name="cpu"/> enters the service routine at <paramref name="address"/>.</summary>
@@ -92,12 +94,11 @@ public sealed class SyscallHookTracker
     {
         _gaps.Event(t, isActivity: true);
         _enters++;
-        ref var c = ref Cpu(cpu);
         OpenSyscalls open;
         SyscallStats stats;
-        if (c.HasState)
+        if (_running.HasSwitched(cpu))
         {
-            var thread = Thread(c.Running);
+            var thread = Thread(_running.Running(cpu));
             if (thread.FirstNs == long.MaxValue) thread.FirstNs = t;
             open = thread.Open;
             stats = thread.Get(address);
@@ -109,7 +110,7 @@ public sealed class SyscallHookTracker
         }
         else
         {
-            open = c.UnknownOpen ??= new OpenSyscalls();
+            open = UnknownOpenAt(cpu);
             stats = _unknownThread.Get(address);
             _unknownThreadEnters++;
         }
@@ -130,11 +131,10 @@ public sealed class SyscallHookTracker
     {
         _gaps.Event(t, isActivity: true);
         _exits++;
-        ref var c = ref Cpu(cpu);
-        OpenSyscalls? open = c.UnknownOpen;
-        if (c.HasState)
+        OpenSyscalls? open = UnknownOpen(cpu);
+        if (_running.HasSwitched(cpu))
         {
-            var exiting = Thread(c.Running);
+            var exiting = Thread(_running.Running(cpu));
             exiting.LastExitNs = t;
             exiting.PreEnter = null;
             exiting.UserSinceExit = false;
@@ -181,14 +181,14 @@ public sealed class SyscallHookTracker
                 inUser.PreEnter = null; // user code ran: kernel samples before it are no next syscall's entry, nor after it
                 inUser.UserSinceExit = true;
             }
-            else if ((uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState) _cpus[cpu].UnknownOpen?.InUserMode();
+            else if (!_running.HasSwitched(cpu)) UnknownOpen(cpu)?.InUserMode();
         }
         if (inInterrupt || inUserMode) return -1;
         SyscallStats? stats = null;
         if (_threads.TryGetValue(threadId, out var thread)) stats = thread.Open.Innermost;
-        if (stats is null && (uint)cpu < (uint)_cpus.Length && !_cpus[cpu].HasState)
+        if (stats is null && !_running.HasSwitched(cpu))
             // No context switch seen on this processor yet: the thread inside its unknown-thread syscall is still the one running.
-            stats = _cpus[cpu].UnknownOpen?.Innermost;
+            stats = UnknownOpen(cpu)?.Innermost;
         if (stats is null)
         {
             // Kernel code of a thread between syscalls, soon after its last one returned and with no user code sampled
@@ -244,11 +244,11 @@ public sealed class SyscallHookTracker
 
     // ---- tables ------------------------------------------------------------------------------------------
 
-    public (Table Overhead, Table Gaps) Build()
+    public (Table<SyscallHookOverheadRow> Overhead, Table<ProfilingGapRow> Gaps) Build()
     {
         long unreturned = _unreturned;
         foreach (var state in _threads.Values) unreturned += state.Open.Count;
-        foreach (var cpu in _cpus) unreturned += cpu.UnknownOpen?.Count ?? 0;
+        foreach (var open in _unknownOpen) unreturned += open?.Count ?? 0;
         foreach (var thread in _endedThreads.Concat(_threads.Values).Append(_unknownThread))
             foreach (var stats in thread.ByAddress.Values)
                 EndEpoch(stats, last: true);
@@ -269,34 +269,30 @@ public sealed class SyscallHookTracker
         stats.EpochCalls = 0;
     }
 
-    private Table BuildOverhead(long unreturned, HashSet<long> gapStarts)
+    private Table<SyscallHookOverheadRow> BuildOverhead(long unreturned, HashSet<long> gapStarts)
     {
-        var table = new Table(SyscallHookTables.Overhead);
-        var rows = new List<object?[]>();
+        var rows = new List<SyscallHookOverheadRow>();
         long callsInGaps = 0;
         foreach (var process in ProcessesOfThreads())
             foreach (var stats in process.ByAddress.Values)
                 callsInGaps += AddRows(rows, process.Process, stats, gapStarts);
-        int hook = table.Spec.IndexOf("Hook CPU (ms)"), calls = table.Spec.IndexOf("Syscalls");
-        int name = table.Spec.IndexOf("Process"), pid = table.Spec.IndexOf("PID"), syscall = table.Spec.IndexOf("Syscall");
-        int culprit = table.Spec.IndexOf("Culprit Module");
-        rows.Sort((a, b) =>
+        rows.Sort(static (a, b) =>
         {
-            int c = ((double?)b[hook] ?? -1).CompareTo((double?)a[hook] ?? -1);
-            if (c == 0) c = ((long)b[calls]!).CompareTo((long)a[calls]!);
-            if (c == 0) c = string.Compare((string)a[name]!, (string)b[name]!, StringComparison.OrdinalIgnoreCase);
-            if (c == 0) c = ((long?)a[pid] ?? -1).CompareTo((long?)b[pid] ?? -1);
-            if (c == 0) c = string.CompareOrdinal((string)a[syscall]!, (string)b[syscall]!);
-            if (c == 0) c = string.CompareOrdinal((string?)a[culprit], (string?)b[culprit]);
+            int c = (b.HookCpuMs ?? -1).CompareTo(a.HookCpuMs ?? -1);
+            if (c == 0) c = b.Syscalls.CompareTo(a.Syscalls);
+            if (c == 0) c = string.Compare(a.Process, b.Process, StringComparison.OrdinalIgnoreCase);
+            if (c == 0) c = (a.Pid ?? -1).CompareTo(b.Pid ?? -1);
+            if (c == 0) c = string.CompareOrdinal(a.Syscall, b.Syscall);
+            if (c == 0) c = string.CompareOrdinal(a.CulpritModule, b.CulpritModule);
             return c;
         });
-        foreach (var row in rows) table.AddRow(row);
+        var table = SyscallHookTables.Overhead.Table(rows);
         foreach (var note in OverheadNotes(unreturned, callsInGaps)) table.AddNote(note);
         return table;
     }
 
     /// <returns>The routine's calls made during profiling gaps.</returns>
-    private long AddRows(List<object?[]> rows, ProcessRef process, SyscallStats stats, HashSet<long> gapStarts)
+    private long AddRows(List<SyscallHookOverheadRow> rows, ProcessRef process, SyscallStats stats, HashSet<long> gapStarts)
     {
         string syscall = SyscallName(stats.Address, stats.FirstNs);
         // The rate while the process made this syscall: over its first to last event, not the whole trace.
@@ -306,10 +302,29 @@ public sealed class SyscallHookTracker
         long samplesNs = stats.Samples.Nanoseconds(_intervals);
         long? pid = process.PidCell;
 
+        var withoutCulprit = new SyscallHookOverheadRow
+        {
+            CulpritModule = null,
+            Vendor = null,
+            Product = null,
+            Category = null,
+            Process = process.Name,
+            Pid = pid,
+            Syscall = syscall,
+            Syscalls = stats.Calls,
+            SyscallsPerSecond = rate,
+            TotalSyscallTimeMs = totalMs,
+            MeanSyscallTimeUs = meanUs,
+            SamplesInSyscalls = stats.Samples.Count,
+            HookCpuMs = null,
+            HookOverheadPerSyscallUs = null,
+            Inflation = null,
+            First = stats.FirstNs,
+            Last = stats.LastNs,
+        };
         if (stats.Modules is null)
         {
-            rows.Add(new object?[] { null, null, null, null, process.Name, pid, syscall, stats.Calls, rate, totalMs, meanUs,
-                stats.Samples.Count, null, null, null, stats.FirstNs, stats.LastNs });
+            rows.Add(withoutCulprit);
             return 0;
         }
         // Samples see the hook only while they are taken: per syscall, Hook CPU is spread over the calls made then.
@@ -320,11 +335,15 @@ public sealed class SyscallHookTracker
             var identity = _catalogue(module.FileName);
             long hookNs = tally.Nanoseconds(_intervals);
             double? inflation = samplesNs > hookNs ? (double)samplesNs / (samplesNs - hookNs) : null;
-            rows.Add(new object?[]
+            rows.Add(withoutCulprit with
             {
-                module.FileName, identity?.Vendor, NullIfEmpty(identity?.Product), identity?.Category ?? SyscallHookTables.UnknownModuleCategory,
-                process.Name, pid, syscall, stats.Calls, rate, totalMs, meanUs, stats.Samples.Count,
-                hookNs / 1e6, sampledCalls > 0 ? hookNs / 1e3 / sampledCalls : null, inflation, stats.FirstNs, stats.LastNs,
+                CulpritModule = module.FileName,
+                Vendor = identity?.Vendor,
+                Product = NullIfEmpty(identity?.Product),
+                Category = identity?.Category ?? SyscallHookTables.UnknownModuleCategory,
+                HookCpuMs = hookNs / 1e6,
+                HookOverheadPerSyscallUs = sampledCalls > 0 ? hookNs / 1e3 / sampledCalls : null,
+                Inflation = inflation,
             });
         }
         return inGaps;
@@ -339,49 +358,55 @@ public sealed class SyscallHookTracker
         return _modules.Describe(address, t);
     }
 
-    private IEnumerable<string> OverheadNotes(long unreturned, long callsInGaps)
+    private IEnumerable<TableNote> OverheadNotes(long unreturned, long callsInGaps)
     {
         if (_enters == 0)
         {
-            yield return $"No syscall events (PerfInfo SysClEnter/SysClExit): the trace was recorded without syscall tracing. Record with `{RecordWith}`.";
+            yield return TableNote.Info("syscall-hook.no-syscall-events", $"No syscall events (PerfInfo SysClEnter/SysClExit): the trace was recorded without syscall tracing. Record with `{RecordWith}`.");
             yield break;
         }
         if (_exits == 0)
-            yield return $"No SysClExit events: syscalls are counted, but their durations cannot be measured. Record with `{RecordWith}`.";
+            yield return TableNote.Info("syscall-hook.no-syscall-exits", $"No SysClExit events: syscalls are counted, but their durations cannot be measured. Record with `{RecordWith}`.");
         if (_switches == 0)
-            yield return $"No context switches (Thread CSwitch): syscalls cannot be tied to threads, so they are counted under \"Unknown\" and enters and exits are paired per processor. Record with `{RecordWith}`.";
+            yield return TableNote.Info("syscall-hook.no-context-switches", $"No context switches (Thread CSwitch): syscalls cannot be tied to threads, so they are counted under \"Unknown\" and enters and exits are paired per processor. Record with `{RecordWith}`.");
         else if (_unknownThreadEnters > 0)
-            yield return $"{_unknownThreadEnters:N0} syscalls ran on a processor before its first context switch: their thread is unknown, so they are counted under process \"Unknown\".";
+            yield return TableNote.Info("syscall-hook.unknown-thread-syscalls", $"{_unknownThreadEnters:N0} syscalls ran on a processor before its first context switch: their thread is unknown, so they are counted under process \"Unknown\".");
         if (_gaps.Samples == 0)
-            yield return $"No CPU samples (PerfInfo SampledProfile): syscall counts and durations are shown, but the CPU spent in hooking modules cannot be measured. Record with `{RecordWith}`.";
+            yield return TableNote.Info("syscall-hook.no-samples", $"No CPU samples (PerfInfo SampledProfile): syscall counts and durations are shown, but the CPU spent in hooking modules cannot be measured. Record with `{RecordWith}`.");
         else if (_samplesInSyscalls > 0 && _samplesWithStack == 0)
-            yield return $"No stacks on the CPU samples: culprit modules are found in sample stacks, so none can be named. Record with `{RecordWith}` (stack walk on Profile).";
+            yield return TableNote.Info("syscall-hook.no-sample-stacks", $"No stacks on the CPU samples: culprit modules are found in sample stacks, so none can be named. Record with `{RecordWith}` (stack walk on Profile).");
         else if (_samplesInSyscalls > _samplesWithStack)
-            yield return $"{_samplesInSyscalls - _samplesWithStack:N0} of {_samplesInSyscalls:N0} samples inside syscalls had no stack: they count in Samples in Syscalls but cannot show a culprit.";
+            yield return TableNote.Info("syscall-hook.samples-without-stacks", $"{_samplesInSyscalls - _samplesWithStack:N0} of {_samplesInSyscalls:N0} samples inside syscalls had no stack: they count in Samples in Syscalls but cannot show a culprit.");
         if (callsInGaps > 0)
-            yield return $"{callsInGaps:N0} syscalls of rows with a culprit were made during profiling gaps (see Profiling Gaps), when no CPU sample could see " +
-                         "the hook: Hook Overhead per Syscall divides Hook CPU by the syscalls made while samples were taken.";
+            yield return TableNote.Info("syscall-hook.syscalls-in-gaps", $"{callsInGaps:N0} syscalls of rows with a culprit were made during profiling gaps (see Profiling Gaps), when no CPU sample could see " +
+                         "the hook: Hook Overhead per Syscall divides Hook CPU by the syscalls made while samples were taken.");
         if (_gaps.Samples > 0 && _intervals.IsDefault)
-            yield return "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.";
+            yield return TableNote.Info("syscall-hook.default-sample-interval", "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.");
         if (unreturned > 0)
-            yield return $"{unreturned:N0} syscalls had no exit: the trace or their thread ended inside them, or their exit was never logged " +
+            yield return TableNote.Info("syscall-hook.unreturned-syscalls", $"{unreturned:N0} syscalls had no exit: the trace or their thread ended inside them, or their exit was never logged " +
                          "(NtCallbackReturn goes back into the kernel without one; a lost buffer loses exits, and the thread's next exit is then " +
-                         "paired with the wrong syscall). They count in Syscalls but not in Total or Mean Syscall Time.";
+                         "paired with the wrong syscall). They count in Syscalls but not in Total or Mean Syscall Time.");
         if (_orphanExits > 0)
-            yield return $"{_orphanExits:N0} syscall exits had no enter on their thread (the syscall began before the trace, or its thread was not known then): ignored.";
+            yield return TableNote.Info("syscall-hook.orphan-exits", $"{_orphanExits:N0} syscall exits had no enter on their thread (the syscall began before the trace, or its thread was not known then): ignored.");
         if (_modules.Modules.Count == 0)
-            yield return "No kernel image loads or rundowns: syscalls cannot be named by module and culprit modules cannot be found.";
+            yield return TableNote.Info("syscall-hook.no-kernel-images", "No kernel image loads or rundowns: syscalls cannot be named by module and culprit modules cannot be found.");
     }
 
-    private Table BuildGaps(IReadOnlyList<ProfilingGapDetector.Gap> gaps)
+    private Table<ProfilingGapRow> BuildGaps(IReadOnlyList<ProfilingGapDetector.Gap> gaps)
     {
-        var table = new Table(SyscallHookTables.Gaps);
-        foreach (var gap in gaps)
-            table.AddRow(gap.Start, gap.End, (gap.End - gap.Start) / 1e6, gap.EventsDuring, LikelyCause(gap));
+        var table = SyscallHookTables.Gaps.Table(gaps.Select(gap => new ProfilingGapRow
+        {
+            Start = gap.Start,
+            End = gap.End,
+            DurationMs = (gap.End - gap.Start) / 1e6,
+            EventsDuringGap = gap.EventsDuring,
+            LikelyCause = LikelyCause(gap),
+        }));
         if (_gaps.Samples == 0)
-            table.AddNote($"No CPU samples (PerfInfo SampledProfile): profiling gaps cannot be found. Record with `{RecordWith}`.");
+            table.AddNote(TableNote.Info("profiling-gaps.no-samples", $"No CPU samples (PerfInfo SampledProfile): profiling gaps cannot be found. Record with `{RecordWith}`."));
         else if (_intervals.IsDefault)
-            table.AddNote("The trace has no profile-interval event: gaps are spans without samples longer than 10 × the default 1 ms interval.");
+            table.AddNote(TableNote.Info("profiling-gaps.default-sample-interval",
+                "The trace has no profile-interval event: gaps are spans without samples longer than 10 × the default 1 ms interval."));
         return table;
     }
 
@@ -419,27 +444,17 @@ public sealed class SyscallHookTracker
         return thread;
     }
 
-    private ref CpuState Cpu(int cpu)
+    /// <summary>The syscalls entered on <paramref name="cpu"/> while its thread was unknown, or null when there were none.</summary>
+    private OpenSyscalls? UnknownOpen(int cpu) => (uint)cpu < (uint)_unknownOpen.Length ? _unknownOpen[cpu] : null;
+
+    private OpenSyscalls UnknownOpenAt(int cpu)
     {
-        if ((uint)cpu >= (uint)_cpus.Length)
-        {
-            if (cpu < 0) cpu = 0;
-            var grown = new CpuState[Math.Max(cpu + 1, _cpus.Length * 2)];
-            _cpus.CopyTo(grown, 0);
-            _cpus = grown;
-        }
-        return ref _cpus[cpu];
+        if (cpu < 0) cpu = 0;
+        if (cpu >= _unknownOpen.Length) Array.Resize(ref _unknownOpen, Math.Max(cpu + 1, _unknownOpen.Length * 2));
+        return _unknownOpen[cpu] ??= new OpenSyscalls();
     }
 
     private static string? NullIfEmpty(string? s) => string.IsNullOrEmpty(s) ? null : s;
-
-    private struct CpuState
-    {
-        public bool HasState;
-        public int Running;
-        /// <summary>Syscalls entered while no context switch had named this processor's thread.</summary>
-        public OpenSyscalls? UnknownOpen;
-    }
 
     private struct PendingSample(SyscallStats? stats, long time, long weightNs)
     {

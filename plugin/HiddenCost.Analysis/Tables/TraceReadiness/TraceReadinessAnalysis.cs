@@ -16,19 +16,19 @@ namespace HiddenCost.Analysis.Tables.TraceReadiness;
 /// </summary>
 public sealed class TraceReadinessAnalysis : ITraceAnalysis
 {
-    public static readonly TableSpec Spec = new TableSpecBuilder(TableIds.TraceReadiness, "Trace Readiness",
+    public static readonly TableDefinition<TraceReadinessRow> Definition = new TableDefinitionBuilder<TraceReadinessRow>(TableIds.TraceReadiness, "Trace Readiness",
             "For each problem table: the events it needs that the trace holds (with counts), what is missing, samples and stacks, " +
             "lost data, and the wpr line that records what is missing.", "HiddenCost/Trace")
-        .Column("Table", ColumnType.Text)
-        .Column("Ready", ColumnType.Boolean, description: "every required event kind is present, and some of each decodable")
-        .Column("Present", ColumnType.Text, description: "required and optional event kinds found, with counts (and how many could not be decoded)")
-        .Column("Missing", ColumnType.Text, description: "required event kinds absent with the WPR keyword that records them, or recorded but none decodable (optional ones in brackets)")
-        .Column("CPU Samples", ColumnType.Integer, ColumnUnit.Count)
-        .Column("Stacks", ColumnType.Integer, ColumnUnit.Count, description: "events in the trace with a stack attached")
-        .Column("Events Lost", ColumnType.Integer, ColumnUnit.Count)
-        .Column("Buffers Lost", ColumnType.Integer, ColumnUnit.Count)
-        .Column("Profile", ColumnType.Text, description: "the MultiProfile.wprp profile that records this table's events")
-        .Column("Record With", ColumnType.Text, description: "the wpr line that records what is missing; empty when ready")
+        .Column("Table", ColumnType.Text, r => r.Table)
+        .Column("Ready", ColumnType.Boolean, r => r.Ready, description: "every required event kind is present, and some of each decodable")
+        .Column("Present", ColumnType.Text, r => r.Present, description: "required and optional event kinds found, with counts (and how many could not be decoded)")
+        .Column("Missing", ColumnType.Text, r => r.Missing, description: "required event kinds absent with the WPR keyword that records them, or recorded but none decodable (optional ones in brackets)")
+        .Column("CPU Samples", ColumnType.Integer, r => r.CpuSamples, ColumnUnit.Count)
+        .Column("Stacks", ColumnType.Integer, r => r.Stacks, ColumnUnit.Count, description: "events in the trace with a stack attached")
+        .Column("Events Lost", ColumnType.Integer, r => r.EventsLost, ColumnUnit.Count)
+        .Column("Buffers Lost", ColumnType.Integer, r => r.BuffersLost, ColumnUnit.Count)
+        .Column("Profile", ColumnType.Text, r => r.Profile, description: "the MultiProfile.wprp profile that records this table's events")
+        .Column("Record With", ColumnType.Text, r => r.RecordWith, description: "the wpr line that records what is missing; empty when ready")
         .Build(new TableView(new[] { "Table" }));
 
     private readonly TraceSession _session;
@@ -37,7 +37,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     public TraceReadinessAnalysis(TraceSession session) => _session = session;
 
-    public IReadOnlyList<TableSpec> Tables { get; } = new[] { Spec };
+    public IReadOnlyList<TableSpec> Tables { get; } = new[] { Definition.Spec };
 
     public void OnEvent(in EtwEvent e)
     {
@@ -51,7 +51,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
-        var table = new Table(Spec);
+        var rows = new List<TraceReadinessRow>();
         // Samples the table can use: an undecodable one names no thread.
         long samples = _kernel[KernelGroups.PerfInfo << 8 | 46] - _session.Undecodable.Kernel(KernelGroups.PerfInfo, 46);
         long stacks = _session.Stacks.Completed;
@@ -88,11 +88,23 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
                 }
             }
             bool ready = problem.Required.All(Met);
-            table.AddRow(problem.TableName, ready, string.Join("; ", present), string.Join("; ", missing), samples, stacks,
-                eventsLost, buffersLost, problem.ProfileReference, ready ? "" : problem.WprStartCommand);
+            rows.Add(new TraceReadinessRow
+            {
+                Table = problem.TableName,
+                Ready = ready,
+                Present = string.Join("; ", present),
+                Missing = string.Join("; ", missing),
+                CpuSamples = samples,
+                Stacks = stacks,
+                EventsLost = eventsLost,
+                BuffersLost = buffersLost,
+                Profile = problem.ProfileReference,
+                RecordWith = ready ? "" : problem.WprStartCommand,
+            });
         }
+        var table = Definition.Table(rows);
         if (eventsLost > 0 || buffersLost > 0)
-            table.AddNote($"ETW lost {eventsLost:N0} events and {buffersLost:N0} buffers: counts are lower bounds.");
+            table.AddNote(TableNote.Warning("trace-readiness.events-lost", $"ETW lost {eventsLost:N0} events and {buffersLost:N0} buffers: counts are lower bounds."));
         return new[] { table };
     }
 

@@ -8,7 +8,7 @@ namespace HiddenCost.Analysis.Tables.EventLog;
 /// the trace is read (names often arrive only with the file rundown at the end) and named when the table is
 /// built; keys that turn out to name the same log merge then.
 /// </summary>
-internal sealed class RenderCostRows
+internal sealed class RenderCostTally
 {
     private readonly Dictionary<RowKey, Sums> _rows = new();
 
@@ -51,7 +51,7 @@ internal sealed class RenderCostRows
     /// as no server at all; <paramref name="final"/> gives the process instance to show for one seen at a time
     /// (rundown at the end may name it only then). A WMI query is shown only for clients that are WMI provider hosts.
     /// </summary>
-    public Table Build(Func<ulong, string?> fileName, Func<int, bool> isService, Func<ProcessRef, long, ProcessRef> final,
+    public Table<RenderCostRow> Build(Func<ulong, string?> fileName, Func<int, bool> isService, Func<ProcessRef, long, ProcessRef> final,
         bool cpuKnown, bool registryKnown, bool readsKnown, out BuildCounts counts)
     {
         counts = default;
@@ -89,8 +89,7 @@ internal sealed class RenderCostRows
             m.Merge(s, served: !foreign && !early);
         }
 
-        var table = new Table(EventLogTables.RenderCost);
-        var rows = new List<object?[]>();
+        var rows = new List<RenderCostRow>();
         foreach (var ((client, onBehalfOf, query, log), s) in merged)
         {
             long evtxBytes = 0;
@@ -104,38 +103,37 @@ internal sealed class RenderCostRows
             double? cpuMs = served && cpuKnown ? s.CpuNs / 1e6 : null;
             long? registryOps = served && registryKnown ? s.RegistryOps : null;
             double? seconds = s.Last > s.First ? (s.Last - s.First) / 1e9 : null;
-            rows.Add(new object?[]
+            rows.Add(new RenderCostRow
             {
-                client?.Name ?? "Unknown",
-                client?.PidCell,
-                onBehalfOf?.Name,
-                onBehalfOf?.PidCell,
-                log,
-                s.Renders,
-                s.Queries,
-                cpuMs,
-                s.ServedRenders > 0 ? cpuMs / s.ServedRenders : null,
-                registryOps,
-                s.ServedRenders > 0 ? (double?)registryOps / s.ServedRenders : null,
-                served && readsKnown ? evtxBytes / EventLogTables.BytesPerMegabyte : null,
-                seconds is > 0 && s.Renders > 0 ? s.Renders / seconds : null,
-                query,
-                s.First,
-                s.Last,
+                Process = client?.Name ?? "Unknown",
+                Pid = client?.PidCell,
+                OnBehalfOf = onBehalfOf?.Name,
+                OnBehalfOfPid = onBehalfOf?.PidCell,
+                Log = log,
+                Renders = s.Renders,
+                Queries = s.Queries,
+                ServiceCpuMs = cpuMs,
+                CpuPerMessageMs = s.ServedRenders > 0 ? cpuMs / s.ServedRenders : null,
+                RegistryOps = registryOps,
+                RegistryOpsPerMessage = s.ServedRenders > 0 ? (double?)registryOps / s.ServedRenders : null,
+                EvtxReadMb = served && readsKnown ? evtxBytes / EventLogTables.BytesPerMegabyte : null,
+                MessagesPerSecond = seconds is > 0 && s.Renders > 0 ? s.Renders / seconds : null,
+                WmiQuery = query,
+                First = s.First,
+                Last = s.Last,
             });
         }
         rows.Sort(static (a, b) =>
         {
-            int c = Nullable.Compare((double?)b[7], (double?)a[7]);
-            if (c == 0) c = ((long)b[5]!).CompareTo((long)a[5]!);
-            if (c == 0) c = string.Compare((string)a[0]!, (string)b[0]!, StringComparison.OrdinalIgnoreCase);
-            if (c == 0) c = Nullable.Compare((long?)a[1], (long?)b[1]);
-            if (c == 0) c = string.Compare((string)a[4]!, (string)b[4]!, StringComparison.OrdinalIgnoreCase);
-            if (c == 0) c = string.Compare((string?)a[2], (string?)b[2], StringComparison.OrdinalIgnoreCase);
+            int c = Nullable.Compare(b.ServiceCpuMs, a.ServiceCpuMs);
+            if (c == 0) c = b.Renders.CompareTo(a.Renders);
+            if (c == 0) c = string.Compare(a.Process, b.Process, StringComparison.OrdinalIgnoreCase);
+            if (c == 0) c = Nullable.Compare(a.Pid, b.Pid);
+            if (c == 0) c = string.Compare(a.Log, b.Log, StringComparison.OrdinalIgnoreCase);
+            if (c == 0) c = string.Compare(a.OnBehalfOf, b.OnBehalfOf, StringComparison.OrdinalIgnoreCase);
             return c;
         });
-        foreach (var r in rows) table.AddRow(r);
-        return table;
+        return EventLogTables.RenderCost.Table(rows);
     }
 
     /// <summary>What building the table found out about calls counted earlier.</summary>
