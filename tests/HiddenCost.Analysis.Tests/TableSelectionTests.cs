@@ -51,6 +51,11 @@ public sealed class TableSelectionTests
         var both = AnalysisPlan.For(TableCatalog.Analyses, [TableIds.EventCounts, TableIds.TraceInfo]);
         CollectionAssert.AreEqual(new[] { "Trace Info", "Event Counts" }, both.Tables.Select(t => t.Name).ToArray(), "catalog order");
         Assert.AreEqual(SessionNeeds.All, AnalysisPlan.For(TableCatalog.Analyses, null).Needs);
+        var findings = AnalysisPlan.For(TableCatalog.Analyses, [TableIds.Findings]);
+        CollectionAssert.AreEqual(new[] { "Findings" }, findings.Tables.Select(t => t.Name).ToArray(), "only Findings given back");
+        CollectionAssert.AreEquivalent(
+            new[] { "Findings", "Trace Readiness", "Spin-Wait Cost per Lock", "Directory Notify Buffers", "Syscall Hook Overhead", "Event Log Render Cost" },
+            findings.Entries.Select(e => e.Tables[0].Name).ToArray(), "the analyses whose tables Findings reads run too");
     }
 
     [TestMethod]
