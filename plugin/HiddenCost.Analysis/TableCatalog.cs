@@ -36,7 +36,7 @@ public static class TableCatalog
         new(Processes | Images | ClrMethods | Stacks, s => new SpinWaitAnalysis(s)),
         new(Processes, s => new DirectoryNotifyAnalysis(s)),
         new(Processes | Stacks | SessionNeeds.RunningThreads, s => new Tables.SyscallHook.SyscallHookAnalysis(s)),
-        new(Processes | SessionNeeds.RunningThreads, s => new EventLogRenderAnalysis(s)),
+        new(Processes | SessionNeeds.RunningThreads, s => new EventLogAnalysis(s)),
     };
 
     /// <summary>Every analysis with Findings' default thresholds (<see cref="AnalysesWith"/>).</summary>

@@ -1,3 +1,4 @@
+using System.Reflection;
 using HiddenCost.Analysis;
 using Microsoft.Performance.SDK.Processing;
 using Microsoft.Performance.SDK.Processing.DataSourceGrouping;
@@ -28,12 +29,20 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
         Owners = [new ContactInfo { Name = "HiddenCost developers", EmailAddresses = [], PhoneNumbers = [] }],
         AdditionalInformation =
         [
-            $"HiddenCost {typeof(HiddenCostProcessingSource).Assembly.GetName().Version}: finds CPU that other software quietly burns.",
+            $"HiddenCost {ProductVersion}: finds CPU that other software quietly burns.",
             "Tables: " + string.Join(", ", TableCatalog.All.Select(t => t.Name)) + ".",
             "Reads .etl files with its own managed reader, on any OS, and reads no symbol files. Record with the profiles of " +
             "MultiProfile.wprp (for example wpr -start MultiProfile.wprp!SysCall); Trace Readiness says what a trace lacks.",
         ],
     };
+
+    /// <summary>
+    /// The one version of everything HiddenCost ships (HiddenCostVersion in Directory.Build.props), as `hiddencost
+    /// --version` prints it. WPA's plugin list shows the assembly's file version, the same number with a fourth part.
+    /// </summary>
+    public static string ProductVersion { get; } =
+        typeof(HiddenCostProcessingSource).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion
+        ?? typeof(HiddenCostProcessingSource).Assembly.GetName().Version?.ToString() ?? "unknown";
 
     protected override bool IsDataSourceSupportedCore(IDataSource dataSource) =>
         dataSource is FileDataSource file && string.Equals(Path.GetExtension(file.FullPath), ".etl", StringComparison.OrdinalIgnoreCase);

@@ -58,10 +58,10 @@ public sealed class DirectoryIndexTests
     [TestMethod]
     public void Periods_cover_a_time_when_some_watch_began_by_then_and_ended_after()
     {
-        var periods = new WatchPeriods(new[] { (100L, 200L), (10L, 50L), (20L, 30L), (300L, long.MaxValue) });
+        var periods = new WatchCoverage(new[] { (100L, 200L), (10L, 50L), (20L, 30L), (300L, long.MaxValue) });
         bool[] expected = { false, true, true, true, true, false, false, true, true, false, false, true, true };
         long[] times = { 9, 10, 25, 30, 49, 50, 99, 100, 199, 200, 299, 300, long.MaxValue - 1 };
         for (int i = 0; i < times.Length; i++) Assert.AreEqual(expected[i], periods.Covers(times[i]), $"t = {times[i]}");
-        Assert.IsFalse(new WatchPeriods(Array.Empty<(long, long)>()).Covers(0));
+        Assert.IsFalse(new WatchCoverage(Array.Empty<(long, long)>()).Covers(0));
     }
 }

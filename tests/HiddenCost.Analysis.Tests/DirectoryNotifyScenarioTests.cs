@@ -73,7 +73,7 @@ public sealed class DirectoryNotifyScenarioTests
             Assert.AreEqual(w.UtilisationPercent, (double)t.Rows[row].UtilisationPercent!, 1e-9, variant);
             Assert.AreEqual(w.BytesZeroed, t.Rows[row].BytesZeroed, variant);
             CollectionAssert.AreEquivalent(w.VictimProcesses.ToArray(),
-                ((string)t.Rows[row].VictimProcesses!).Split(", ").Select(v => v[..v.IndexOf(" (", StringComparison.Ordinal)]).ToArray(), variant);
+                (t.Rows[row].VictimProcesses).Split(", ").Select(v => v[..v.IndexOf(" (", StringComparison.Ordinal)]).ToArray(), variant);
             Assert.AreEqual(w.RecommendationExpected, t.Rows[row].RecommendedBufferBytes is not null, variant);
             Assert.AreEqual(w.FirstArmNs, t.Rows[row].FirstArm, variant);
             Assert.AreEqual(w.LastCompletionNs, t.Rows[row].LastCompletion, variant);

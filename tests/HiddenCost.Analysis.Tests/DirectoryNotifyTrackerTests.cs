@@ -166,7 +166,7 @@ public sealed class DirectoryNotifyTrackerTests
         Assert.AreEqual(1, victims.Rows.Count);
         Assert.AreEqual("sync.exe", victims.Rows[0].Process);
         Assert.AreEqual(5L, victims.Rows[0].Creates);
-        int big = buffers.Rows.ToList().FindIndex(r => (string?)r.Process == "watcher.exe");
+        int big = buffers.Rows.ToList().FindIndex(r => r.Process == "watcher.exe");
         Assert.AreEqual("sync.exe (400)", buffers.Rows[big].VictimProcesses);
         Assert.AreEqual("", buffers.Rows[1 - big].VictimProcesses, "not a victim of its own buffer");
     }
@@ -190,7 +190,7 @@ public sealed class DirectoryNotifyTrackerTests
             if (!nameFirst) t.FileName(DirKey, Dir);
             var (buffers, victims) = t.Build();
             Assert.AreEqual(0, victims.Rows.Count, $"name first: {nameFirst}");
-            Assert.IsTrue(buffers.Rows.All(r => (string?)r.VictimProcesses == ""), $"name first: {nameFirst}");
+            Assert.IsTrue(buffers.Rows.All(r => r.VictimProcesses == ""), $"name first: {nameFirst}");
         }
     }
 
@@ -267,7 +267,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(30, 2, DirObject + 8, DirKey, indexer, 16 * 1024);      // indexer.exe watches from 30
         t.Create(40, 0, 0x71, Builder, $@"{Dir}\b", 2);              // builder.exe changes while only indexer.exe watches
         var (buffers, victims) = t.Build();
-        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r.Process == process).VictimProcesses!;
+        string VictimsOf(string process) => (string)buffers.Rows.Single(r => r.Process == process).VictimProcesses!;
         Assert.AreEqual("reader.exe (300)", VictimsOf("watcher.exe"));
         Assert.AreEqual("builder.exe (200)", VictimsOf("indexer.exe"));
         Assert.AreEqual(2, victims.Rows.Count, "the directory's victims: both");
@@ -318,7 +318,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(31, 0x900, 0x71, Builder, $@"{Dir}\b", 2);      // and the other way round: a notify's IRP reused by a create
         t.OperationEnd(32, 0x900, 2, 0);
         var (buffers, victims) = t.Build();
-        var row = buffers.Rows.Single(r => (string?)r.Process == "watcher.exe");
+        var row = buffers.Rows.Single(r => r.Process == "watcher.exe");
         Assert.AreEqual(0L, row.Completions, "a create's completion is no notify completion");
         Assert.AreEqual(2L, victims.Rows[0].Creates);
     }
@@ -367,7 +367,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Arm(40, 2, DirObject + 8, DirKey, other, TwoMiB);
         t.Create(50, 0, 0x71, Reader, B + @"\y", 2);
         var (buffers, victims) = t.Build();
-        string VictimsOf(string process) => (string)buffers.Rows.Single(r => (string?)r.Process == process).VictimProcesses!;
+        string VictimsOf(string process) => (string)buffers.Rows.Single(r => r.Process == process).VictimProcesses!;
         Assert.AreEqual("builder.exe (200)", VictimsOf("watcher.exe"));
         Assert.AreEqual("reader.exe (300)", VictimsOf("indexer.exe"));
         Assert.AreEqual(2, victims.Rows.Count);
@@ -447,7 +447,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(40, 0, 0x70, Builder, $@"{Dir}\a.txt", 2);
         Assert.AreEqual(0, t.WaitingChanges, "every watched directory is named: the create was placed as it came");
         var (buffers, victims) = t.Build(traceEndNs: 100);
-        int row = Enumerable.Range(0, buffers.Rows.Count).Single(r => (string?)buffers.Rows[r].Directory == $"FileKey 0x{Unnamed:X}");
+        int row = Enumerable.Range(0, buffers.Rows.Count).Single(r => buffers.Rows[r].Directory == $"FileKey 0x{Unnamed:X}");
         Assert.AreEqual(20L, buffers.Rows[row].WatchEnd, "the cleanup ended it; the completion after it did not");
         Assert.AreEqual(1L, victims.Rows[0].Creates);
     }
@@ -495,7 +495,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.OperationEnd(31, 2, 100, 0);
         var (buffers, victims) = t.Build();
         Assert.AreEqual(2, buffers.Rows.Count);
-        Assert.IsTrue(buffers.Rows.All(r => (string)r.VictimProcesses! == "builder.exe (200)"));
+        Assert.IsTrue(buffers.Rows.All(r => r.VictimProcesses == "builder.exe (200)"));
         Assert.AreEqual(1, victims.Rows.Count);
         Assert.AreEqual(2L, victims.Rows[0].Watchers);
     }
@@ -540,7 +540,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(20, 0, 0x70, Builder, $@"{Dir}\a", 2);
         t.DemandZero(21, Builder);
         var (_, victims) = t.Build();
-        int row = victims.Rows.ToList().FindIndex(r => (string?)r.Directory == Dir);
+        int row = victims.Rows.ToList().FindIndex(r => r.Directory == Dir);
         Assert.AreEqual(1L, victims.Rows[row].DemandZeroFaults);
         Assert.AreEqual(1L, victims.Rows[row].FileOperations);
     }
@@ -564,7 +564,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.DemandZero(31, Builder);                                         // Other only
         var (_, victims) = t.Build();
         long Faults(string dir) => (long)victims.Rows[victims.Rows.ToList().FindIndex(r =>
-            (string?)r.Directory == dir && (string?)r.Process == "builder.exe")].DemandZeroFaults!;
+            r.Directory == dir && r.Process == "builder.exe")].DemandZeroFaults!;
         Assert.AreEqual(5L, Faults(Dir));
         Assert.AreEqual(3L, Faults(Other));
     }
@@ -584,8 +584,8 @@ public sealed class DirectoryNotifyTrackerTests
         Assert.AreEqual(2, victims.Rows.Count);
         for (int i = 0; i < 2; i++)
         {
-            Assert.AreEqual(1L, victims.Rows[i].FileOperations, (string?)victims.Rows[i].Directory);
-            Assert.AreEqual(1L, victims.Rows[i].Creates, (string?)victims.Rows[i].Directory);
+            Assert.AreEqual(1L, victims.Rows[i].FileOperations, victims.Rows[i].Directory);
+            Assert.AreEqual(1L, victims.Rows[i].Creates, victims.Rows[i].Directory);
         }
     }
 
@@ -628,7 +628,7 @@ public sealed class DirectoryNotifyTrackerTests
         t.Create(32, 0, 0x73, Builder, $@"{Dir}x\d", 2);                 // a sibling whose name starts the same: not inside
         t.Create(33, 0, 0x74, Builder, Dir, 2);                          // the directory itself: not inside it
         var (_, victims) = t.Build();
-        long Creates(string dir) => (long)victims.Rows[victims.Rows.ToList().FindIndex(r => (string?)r.Directory == dir)].Creates!;
+        long Creates(string dir) => (long)victims.Rows[victims.Rows.ToList().FindIndex(r => r.Directory == dir)].Creates!;
         Assert.AreEqual(2L, Creates(Dir));
         Assert.AreEqual(1L, Creates(Other));
     }

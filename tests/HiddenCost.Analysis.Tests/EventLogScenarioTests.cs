@@ -88,7 +88,7 @@ public sealed class EventLogScenarioTests
     {
         var path = Path.Combine(TestSupport.SharedFolder.RepositoryRoot, "samples", "event-log-render.etl");
         var t = TraceAnalyzer.Analyze(path).Table(EventLogTables.RenderCost);
-        int row = Enumerable.Range(0, t.RowCount).Single(r => (string?)t.Rows[r].Process == "WmiPrvSE.exe");
+        int row = Enumerable.Range(0, t.RowCount).Single(r => t.Rows[r].Process == "WmiPrvSE.exe");
         Assert.AreEqual("InventoryAgent.exe", t.Rows[row].OnBehalfOf);
         Assert.AreEqual("Application", t.Rows[row].Log);
         Assert.AreEqual(EventLogRender.WmiQueryText, t.Rows[row].WmiQuery);

@@ -14,10 +14,10 @@ public sealed class EventLogTrackerTests
 
 
     private static int Row(Table<RenderCostRow> t, string process, string log) =>
-        Enumerable.Range(0, t.RowCount).Single(r => (string?)t.Rows[r].Process == process && (string?)t.Rows[r].Log == log);
+        Enumerable.Range(0, t.RowCount).Single(r => t.Rows[r].Process == process && t.Rows[r].Log == log);
 
     private static long RendersOnBehalfOf(Table<RenderCostRow> t, string client) =>
-        Enumerable.Range(0, t.RowCount).Where(r => (string?)t.Rows[r].OnBehalfOf == client).Sum(r => (long)t.Rows[r].Renders!);
+        Enumerable.Range(0, t.RowCount).Where(r => t.Rows[r].OnBehalfOf == client).Sum(r => (long)t.Rows[r].Renders!);
 
     private static EventLogScript ReaderScript() => new EventLogScript().WithProcesses((Reader, "reader.exe"), (Agent, "agent.exe"),
         (WmiHost, "WmiPrvSE.exe"), (Manager, "mgmtagent.exe"));
@@ -169,7 +169,7 @@ public sealed class EventLogTrackerTests
         Assert.AreEqual(1L, table.Rows[reader].Renders);
         Assert.AreEqual(0.51, (double)table.Rows[reader].ServiceCpuMs!, 1e-9, "from the call's start to the thread's switch-out");
         Assert.AreEqual(0L, table.Rows[reader].RegistryOps);
-        Assert.IsFalse(table.Rows.Any(r => (string?)r.Process == "Unknown"), "no service-only row");
+        Assert.IsFalse(table.Rows.Any(r => r.Process == "Unknown"), "no service-only row");
         Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("had not finished when the trace ended")), string.Join(" | ", table.Notes.Texts()));
     }
 
@@ -262,7 +262,7 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 7; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
-        Assert.AreEqual(10L, table.Rows.Where(r => (string?)r.Log == "Application").Sum(r => (long)r.Renders!));
+        Assert.AreEqual(10L, table.Rows.Where(r => r.Log == "Application").Sum(r => (long)r.Renders!));
         Assert.IsTrue(table.Notes.Texts().Any(n => n.StartsWith("7 renders belong to queries whose service calls read no .evtx file in the trace")),
             string.Join(" | ", table.Notes.Texts()));
     }
@@ -278,7 +278,7 @@ public sealed class EventLogTrackerTests
         for (int i = 0; i < 2; i++) s.Call(Reader, ReaderThread, Even6.MessageRender, RenderCpu, registryOps: 13);
         s.Rundown();
         var table = s.Tracker.Build(s.Now);
-        long Renders(string log) => table.Rows.Where(r => (string?)r.Log == log).Sum(r => (long)r.Renders!);
+        long Renders(string log) => table.Rows.Where(r => r.Log == log).Sum(r => (long)r.Renders!);
         Assert.AreEqual((1L, 2L), (Renders("Application"), Renders("System")));
         Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("read no .evtx file")), string.Join(" | ", table.Notes.Texts()));
     }

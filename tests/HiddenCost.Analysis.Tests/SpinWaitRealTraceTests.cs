@@ -45,11 +45,11 @@ public sealed class SpinWaitRealTraceTests
         var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample("perfview/net.4.5.2.x86.etl.zip"));
         var table = result.Table(SpinWaitTables.PerLock);
         var rows = Enumerable.Range(0, table.Rows.Count).ToArray();
-        Assert.IsTrue(rows.All(r => (string?)table.Rows[r].Process == "PerfView.exe" && (long?)table.Rows[r].Pid == 3988));
+        Assert.IsTrue(rows.All(r => table.Rows[r].Process == "PerfView.exe" && (long?)table.Rows[r].Pid == 3988));
         Assert.IsTrue(rows.All(r => table.Rows[r].LockId is null && table.Rows[r].Object is null), "v1 starts carry no lock id or object");
         Assert.AreEqual(16L, rows.Sum(r => (long)table.Rows[r].Contentions!));
         Assert.AreEqual(5.5181, rows.Sum(r => (double)table.Rows[r].WaitMs!), 1e-9);
-        int stop = rows.Single(r => (string?)table.Rows[r].CallSite == "PerfView.CommandProcessor+<>c__DisplayClass15_0.<Stop>b__1");
+        int stop = rows.Single(r => table.Rows[r].CallSite == "PerfView.CommandProcessor+<>c__DisplayClass15_0.<Stop>b__1");
         Assert.AreEqual(1L, table.Rows[stop].Contentions);
         Assert.AreEqual(1.8772, (double)table.Rows[stop].WaitMs!, 1e-9);
         Assert.AreEqual(10_379_760_400L, table.Rows[stop].Last);

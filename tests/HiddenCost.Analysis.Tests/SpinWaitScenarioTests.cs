@@ -102,7 +102,7 @@ public sealed class SpinWaitScenarioTests
             Near(expected.WastedSpinMs, table.Rows[row].WastedSpinCpuMs, expected.CallSite + " wasted");
         }
         Near(truth.Locks.Sum(l => l.SpinMs), rows.Sum(r => (double)table.Rows[r].SpinCpuMs!), "all spin CPU");
-        var extra = rows.Where(r => !truth.Locks.Any(l => l.CallSite == (string?)table.Rows[r].CallSite)).ToArray();
+        var extra = rows.Where(r => !truth.Locks.Any(l => l.CallSite == table.Rows[r].CallSite)).ToArray();
         Assert.AreEqual(1, extra.Length);
         Assert.AreEqual("Contoso.Inventory.AuditLog.Append", table.Rows[extra[0]].CallSite);
         Assert.AreEqual(0L, table.Rows[extra[0]].Contentions);
@@ -158,7 +158,7 @@ public sealed class SpinWaitScenarioTests
             else Assert.IsNull(table.Rows[row].YieldsPerSecond, what);
             Assert.AreEqual((long)expected.DelaySwitches, table.Rows[row].DelaySwitches, what);
             Near(expected.OpenMpRuntimeCpuMs, table.Rows[row].OpenMPRuntimeCpuMs, what + " OpenMP");
-            var hint = (string?)table.Rows[row].Hint;
+            var hint = table.Rows[row].Hint;
             Assert.AreEqual(expected.HintExpected, hint is not null, what + ": " + hint);
             if (hint is not null) StringAssert.Contains(hint, "KMP_BLOCKTIME=0");
         }
@@ -168,7 +168,7 @@ public sealed class SpinWaitScenarioTests
     public void Call_sites_are_managed_methods_named_from_CLR_method_events()
     {
         var table = Run(ClrFlavor.CoreClr).Result.Table(SpinWaitTables.PerLock);
-        var sites = Enumerable.Range(0, table.Rows.Count).Select(i => (string?)table.Rows[i].CallSite).ToArray();
+        var sites = Enumerable.Range(0, table.Rows.Count).Select(i => table.Rows[i].CallSite).ToArray();
         CollectionAssert.IsSubsetOf(new[] { "Contoso.Inventory.StockCache.TryGet", "Contoso.Inventory.PriceTable.Lookup" }, sites);
         // AuditLog.Append is JIT-compiled during the trace (MethodLoadVerbose), absent from the start rundown.
         CollectionAssert.Contains(sites, "Contoso.Inventory.AuditLog.Append");

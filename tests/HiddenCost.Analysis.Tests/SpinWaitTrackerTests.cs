@@ -93,7 +93,7 @@ public sealed class SpinWaitTrackerTests
         t.Sample(31 * Ms, Shop, 101, Own);
         var (locks, _) = t.Build(100 * Ms);
         Assert.AreEqual(2L, Enumerable.Range(0, locks.Rows.Count).Sum(r => (long)locks.Rows[r].Contentions!));
-        Assert.IsFalse(Enumerable.Range(0, locks.Rows.Count).Any(r => (string?)locks.Rows[r].CallSite == "App.Cache.Get"),
+        Assert.IsFalse(Enumerable.Range(0, locks.Rows.Count).Any(r => locks.Rows[r].CallSite == "App.Cache.Get"),
             "neither contention is Cache.Get's: the first has no spin before it, the second followed Log.Write's");
         Assert.AreEqual(1.0, (double)locks.Rows[RowWhere(locks, r => Equals(r.CallSite, "App.Log.Write"), $"Call Site = {"App.Log.Write"}")].WastedSpinCpuMs!, 1e-12);
     }

@@ -41,7 +41,7 @@ public sealed class SyscallHookGapTests
         Assert.AreEqual(350 * Ms, gaps.Rows[0].End);
         Assert.AreEqual(250.0, (double)gaps.Rows[0].DurationMs!, 1e-12);
         Assert.AreEqual(26L, gaps.Rows[0].EventsDuringGap, "the OtherEvent half an interval after the last sample and 25 syscall enters");
-        StringAssert.StartsWith((string)gaps.Rows[0].LikelyCause!, "Sampling paused while other kernel events went on");
+        StringAssert.StartsWith(gaps.Rows[0].LikelyCause, "Sampling paused while other kernel events went on");
     }
 
     [TestMethod]
@@ -58,7 +58,7 @@ public sealed class SyscallHookGapTests
         Assert.AreEqual(1, gaps.Rows.Count);
         Assert.AreEqual(100 * Ms, gaps.Rows[0].Start);
         Assert.AreEqual(150 * Ms, gaps.Rows[0].End);
-        StringAssert.StartsWith((string)gaps.Rows[0].LikelyCause!, "The sample interval was changed to 10 ms during the gap");
+        StringAssert.StartsWith(gaps.Rows[0].LikelyCause, "The sample interval was changed to 10 ms during the gap");
     }
 
     [TestMethod]
@@ -72,7 +72,7 @@ public sealed class SyscallHookGapTests
         Assert.AreEqual(50 * Ms, gaps.Rows[0].Start);
         Assert.AreEqual(500 * Ms, gaps.Rows[0].End);
         Assert.AreEqual(24L, gaps.Rows[0].EventsDuringGap);
-        StringAssert.StartsWith((string)gaps.Rows[0].LikelyCause!, "Sampling stopped for the rest of the trace");
+        StringAssert.StartsWith(gaps.Rows[0].LikelyCause, "Sampling stopped for the rest of the trace");
     }
 
     [TestMethod]

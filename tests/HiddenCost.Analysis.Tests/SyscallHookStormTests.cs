@@ -110,9 +110,9 @@ public sealed class SyscallHookStormTests
     {
         var (result, truth) = Analyze();
         var table = result.Table(SyscallHookTables.Overhead);
-        var culprits = Enumerable.Range(0, table.Rows.Count).Select(r => (string?)table.Rows[r].CulpritModule).Where(c => c is not null).Distinct().ToArray();
+        var culprits = Enumerable.Range(0, table.Rows.Count).Select(r => table.Rows[r].CulpritModule).Where(c => c is not null).Distinct().ToArray();
         CollectionAssert.AreEqual(new[] { truth.CulpritModule }, culprits, "csagent.sys is loaded but never in a syscall stack");
-        Assert.IsFalse(Enumerable.Range(0, table.Rows.Count).Any(r => (string?)table.Rows[r].Process == truth.ProcessWithoutSyscalls));
+        Assert.IsFalse(Enumerable.Range(0, table.Rows.Count).Any(r => table.Rows[r].Process == truth.ProcessWithoutSyscalls));
         Assert.IsFalse(table.Notes.Texts().Any(n => n.Contains("default sample interval")), string.Join("\n", table.Notes.Texts()));
     }
 

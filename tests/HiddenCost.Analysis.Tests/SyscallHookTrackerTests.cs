@@ -101,8 +101,8 @@ public sealed class SyscallHookTrackerTests
         int outside = t.Sample(50 * Ms, 1, QuietThread);
         t.SampleStack(outside, [OtherEdrBase + 0x10]);
         var (table, _) = t.Build();
-        Assert.IsFalse(table.Rows.Any(r => (string?)r.Process == "quiet.exe"));
-        Assert.IsFalse(table.Rows.Any(r => (string?)r.CulpritModule == "CSAgent.sys"));
+        Assert.IsFalse(table.Rows.Any(r => r.Process == "quiet.exe"));
+        Assert.IsFalse(table.Rows.Any(r => r.CulpritModule == "CSAgent.sys"));
         Assert.AreEqual(1, table.Rows.Count);
     }
 
@@ -235,8 +235,8 @@ public sealed class SyscallHookTrackerTests
         t.ContextSwitch(5 * Ms, 1, QuietThread, VictimThread);
         t.SyscallExit(6 * Ms, 1);
         var (table, _) = t.Build();
-        var victim = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Process == "victim.exe");
-        var quiet = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Process == "quiet.exe");
+        var victim = Enumerable.Range(0, table.Rows.Count).Single(r => table.Rows[r].Process == "victim.exe");
+        var quiet = Enumerable.Range(0, table.Rows.Count).Single(r => table.Rows[r].Process == "quiet.exe");
         Assert.AreEqual(5.0, (double)table.Rows[victim].TotalSyscallTimeMs!, 1e-12);
         Assert.AreEqual(0.01, (double)table.Rows[quiet].TotalSyscallTimeMs!, 1e-12);
     }
@@ -253,8 +253,8 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(3 * Ms, 0);
         t.SyscallExit(5 * Ms, 0);
         var (table, _) = t.Build();
-        int close = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Syscall == "ntoskrnl.exe+0x10040");
-        int delay = Enumerable.Range(0, table.Rows.Count).Single(r => (string?)table.Rows[r].Syscall == "ntoskrnl.exe+0x42A10");
+        int close = Enumerable.Range(0, table.Rows.Count).Single(r => table.Rows[r].Syscall == "ntoskrnl.exe+0x10040");
+        int delay = Enumerable.Range(0, table.Rows.Count).Single(r => table.Rows[r].Syscall == "ntoskrnl.exe+0x42A10");
         Assert.AreEqual(1.0, (double)table.Rows[close].TotalSyscallTimeMs!, 1e-12);
         Assert.AreEqual("tedrdrv.sys", table.Rows[close].CulpritModule);
         Assert.AreEqual(4.0, (double)table.Rows[delay].TotalSyscallTimeMs!, 1e-12);
@@ -301,7 +301,7 @@ public sealed class SyscallHookTrackerTests
         t.SyscallEnter(3 * Ms, 0, NtClose);
         t.SyscallExit(4 * Ms, 0);
         var (table, _) = t.Build();
-        var names = Enumerable.Range(0, table.Rows.Count).Select(r => (string)table.Rows[r].Syscall!).Order(StringComparer.Ordinal).ToArray();
+        var names = Enumerable.Range(0, table.Rows.Count).Select(r => table.Rows[r].Syscall).Order(StringComparer.Ordinal).ToArray();
         CollectionAssert.AreEqual(new[] { "NtDelayExecution", "ntoskrnl.exe+0x10040" }, names);
     }
 
@@ -421,7 +421,7 @@ public sealed class SyscallHookTrackerTests
         for (int i = 0; i < 5; i++) Assert.AreNotEqual(-1, t.Sample((4 + i) * Ms, 0, VictimThread));
         t.SyscallExit(10 * Ms, 0);
         var (table, _) = t.Build();
-        Assert.AreEqual(5L, table.Rows.Where(r => ((string)r.Syscall!).EndsWith("+0x42A10", StringComparison.Ordinal))
+        Assert.AreEqual(5L, table.Rows.Where(r => (r.Syscall).EndsWith("+0x42A10", StringComparison.Ordinal))
             .Sum(r => (long)r.SamplesInSyscalls!));
     }
 
@@ -663,7 +663,7 @@ public sealed class SyscallHookTrackerTests
         t.SyscallExit(62 * Ms, 0);
         var (table, _) = t.Build();
         Assert.AreEqual(2, table.Rows.Count);
-        var byProcess = Enumerable.Range(0, table.Rows.Count).ToDictionary(r => (string)table.Rows[r].Process!, r => (double)table.Rows[r].TotalSyscallTimeMs!);
+        var byProcess = Enumerable.Range(0, table.Rows.Count).ToDictionary(r => table.Rows[r].Process, r => (double)table.Rows[r].TotalSyscallTimeMs!);
         Assert.AreEqual(1.0, byProcess["victim.exe"], 1e-12);
         Assert.AreEqual(2.0, byProcess["later.exe"], 1e-12);
     }

@@ -22,16 +22,16 @@ public sealed class TraceReadinessTests
         Assert.AreEqual(RequirementCatalog.Problems.Count, t.Rows.Count);
         for (int i = 0; i < t.Rows.Count; i++)
         {
-            Assert.AreEqual(false, t.Rows[i].Ready, (string)t.Rows[i].Table!);
-            StringAssert.StartsWith((string)t.Rows[i].RecordWith!, "wpr -start MultiProfile.wprp!");
+            Assert.AreEqual(false, t.Rows[i].Ready, t.Rows[i].Table);
+            StringAssert.StartsWith(t.Rows[i].RecordWith, "wpr -start MultiProfile.wprp!");
             Assert.AreEqual(79_528L, t.Rows[i].CpuSamples);
         }
         var spin = t.Rows.Single(r => r.Table == "Spin-Wait Cost per Lock");
-        StringAssert.Contains((string)spin.Missing!, "CLR ContentionStart/Stop (Microsoft-Windows-DotNETRuntime keywords 0x4000)");
-        StringAssert.Contains((string)spin.Present!, "CLR method rundown 16,702");
+        StringAssert.Contains(spin.Missing, "CLR ContentionStart/Stop (Microsoft-Windows-DotNETRuntime keywords 0x4000)");
+        StringAssert.Contains(spin.Present, "CLR method rundown 16,702");
         Assert.AreEqual("wpr -start MultiProfile.wprp!SpinWait", spin.RecordWith);
         var notify = t.Rows.Single(r => r.Table == "Directory Notify Buffers");
-        StringAssert.Contains((string)notify.Missing!, "FileIo DirNotify");
+        StringAssert.Contains(notify.Missing, "FileIo DirNotify");
     }
 
     [TestMethod]
@@ -41,7 +41,7 @@ public sealed class TraceReadinessTests
         var t = result.Table(TraceReadinessAnalysis.Definition);
         var spin = t.Rows.Single(r => r.Table == "Spin-Wait Cost per Lock");
         Assert.AreEqual(true, spin.Ready);
-        var present = ((string)spin.Present!).Split("; ");
+        var present = (spin.Present).Split("; ");
         CollectionAssert.AllItemsAreUnique(present, string.Join(" | ", present));
         Assert.AreEqual(1, present.Count(p => p.StartsWith("StackWalk ", StringComparison.Ordinal)));
     }
@@ -57,13 +57,13 @@ public sealed class TraceReadinessTests
 
         var syscall = Row(t, "Syscall Hook Overhead");
         Assert.AreEqual(true, syscall.Ready, "syscall-entry stacks are enough to find the hooking module");
-        StringAssert.Contains((string)syscall.Present!, $"(on SystemCallEnter {syscallEntries:N0})");
-        StringAssert.Contains((string)syscall.Missing!, "[StackWalk on SampledProfile (stacks SampledProfile)]");
+        StringAssert.Contains(syscall.Present, $"(on SystemCallEnter {syscallEntries:N0})");
+        StringAssert.Contains(syscall.Missing, "[StackWalk on SampledProfile (stacks SampledProfile)]");
 
         // The same StackWalk events do not make Spin-Wait ready: it reads sample stacks.
         var spin = Row(t, "Spin-Wait Cost per Lock");
-        StringAssert.Contains((string)spin.Present!, "(on other events)");
-        var missing = ((string)spin.Missing!).Split("; ");
+        StringAssert.Contains(spin.Present, "(on other events)");
+        var missing = (spin.Missing).Split("; ");
         CollectionAssert.Contains(missing, "StackWalk on SampledProfile (stacks SampledProfile)");
         CollectionAssert.Contains(missing, "[StackWalk on CSwitch (stacks CSwitch)]");
     }
@@ -73,7 +73,7 @@ public sealed class TraceReadinessTests
     {
         var result = TraceAnalyzer.Analyze(SharedFolder.EtlSample("perfview/net.4.5.2.x64.etl.zip"));
         var spin = Row(result.Table(TraceReadinessAnalysis.Definition), "Spin-Wait Cost per Lock");
-        StringAssert.Contains((string)spin.Present!, "StackWalk 9,359 (on SampledProfile 6,318)");
+        StringAssert.Contains(spin.Present, "StackWalk 9,359 (on SampledProfile 6,318)");
         var counts = result.Table(EventCountsAnalysis.Definition);
         Assert.AreEqual(6_318L, counts.Rows.Single(r => r.Event == "SampledProfile").WithStack);
     }
@@ -101,9 +101,9 @@ public sealed class TraceReadinessTests
         // Directory Notify ends a watch on FileIo Cleanup/Close; Event Log takes the provider host from WMI-Activity 12.
         var t = TraceAnalyzer.Analyze(Path.Combine(SharedFolder.RepositoryRoot, "samples", "hiddencost-sample.etl")).Table(TraceReadinessAnalysis.Definition);
         var notify = t.Rows.Single(r => r.Table == "Directory Notify Buffers");
-        StringAssert.Contains((string)notify.Present!, "FileIo Cleanup/Close 2,988");
+        StringAssert.Contains(notify.Present, "FileIo Cleanup/Close 2,988");
         var eventLog = t.Rows.Single(r => r.Table == "Event Log Render Cost");
-        StringAssert.Contains((string)eventLog.Missing!,
+        StringAssert.Contains(eventLog.Missing,
             "[WMI-Activity provider info (Microsoft-Windows-WMI-Activity keywords 0x8000000000000000)]");
         Assert.AreEqual(true, eventLog.Ready, "an optional kind");
     }

@@ -86,8 +86,8 @@ public sealed class UndecodableEventsTests
         long total = result.Table(EventCountsAnalysis.Definition).Rows
             .Where(r => r.Provider == "PerfInfo" && r.Event is "SysClEnter" or "SysClExit")
             .Sum(r => r.Count);
-        StringAssert.Contains((string?)readiness.Rows[row].Present, $"SysClEnter/SysClExit {N(total)} ({N(emptied)} undecodable)");
-        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SysClEnter: all {N(emptied)} undecodable (payload shorter than their layout)");
+        StringAssert.Contains(readiness.Rows[row].Present, $"SysClEnter/SysClExit {N(total)} ({N(emptied)} undecodable)");
+        StringAssert.Contains(readiness.Rows[row].Missing, $"SysClEnter: all {N(emptied)} undecodable (payload shorter than their layout)");
         Assert.AreEqual(false, readiness.Rows[row].Ready, "exits without entries time no system call");
     }
 
@@ -111,9 +111,9 @@ public sealed class UndecodableEventsTests
         var readiness = result.Table(TraceReadinessAnalysis.Definition);
         int row = readiness.Rows.ToList().FindIndex(r => r.Table == SyscallTable);
         Assert.AreEqual(false, readiness.Rows[row].Ready);
-        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SysClEnter: all {N(emptied[51])} undecodable");
-        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SysClExit: all {N(emptied[52])} undecodable");
-        Assert.IsFalse(((string?)readiness.Rows[row].Present)!.Contains("SysClEnter/SysClExit", StringComparison.Ordinal));
+        StringAssert.Contains(readiness.Rows[row].Missing, $"SysClEnter: all {N(emptied[51])} undecodable");
+        StringAssert.Contains(readiness.Rows[row].Missing, $"SysClExit: all {N(emptied[52])} undecodable");
+        Assert.IsFalse((readiness.Rows[row].Present)!.Contains("SysClEnter/SysClExit", StringComparison.Ordinal));
         StringAssert.Contains(result.Warning, "PerfInfo SysClEnter");
         StringAssert.Contains(result.Warning, "PerfInfo SysClExit");
     }
@@ -127,7 +127,7 @@ public sealed class UndecodableEventsTests
         int row = readiness.Rows.ToList().FindIndex(r => r.Table == SyscallTable);
         Assert.AreEqual(Convert.ToInt64(intact.Rows[row].CpuSamples) - emptied, readiness.Rows[row].CpuSamples);
         Assert.AreEqual(0L, readiness.Rows[row].CpuSamples, "every sample was emptied");
-        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"SampledProfile: all {N(emptied)} undecodable");
+        StringAssert.Contains(readiness.Rows[row].Missing, $"SampledProfile: all {N(emptied)} undecodable");
         Assert.AreEqual(false, readiness.Rows[row].Ready);
         Assert.AreEqual(true, intact.Rows[row].Ready);
     }
@@ -167,7 +167,7 @@ public sealed class UndecodableEventsTests
         StringAssert.Contains(result.Warning, $"Microsoft-Windows-DotNETRuntime Contention/Start {N(cut)} (first in the buffer at offset 0x");
         var readiness = result.Table(TraceReadinessAnalysis.Definition);
         int row = readiness.Rows.ToList().FindIndex(r => r.Table == "Spin-Wait Cost per Lock");
-        StringAssert.Contains((string?)readiness.Rows[row].Missing, $"Contention/Start: all {N(cut)} undecodable");
+        StringAssert.Contains(readiness.Rows[row].Missing, $"Contention/Start: all {N(cut)} undecodable");
         CollectionAssert.Contains(result.Table(SpinWaitTables.PerLock).Notes.Texts().ToList(),
             $"Events of the kinds this table needs could not be decoded and are left out: CLR ContentionStart/Stop {N(cut)}. Its figures may " +
             "be low, and where it says the trace lacks these events, they were recorded but damaged.");

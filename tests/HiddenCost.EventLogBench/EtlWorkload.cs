@@ -41,7 +41,7 @@ internal static class EtlWorkload
         var watch = Stopwatch.StartNew();
         using var reader = EtlReader.Open(path);
         var shared = new TraceSession();
-        var eventLog = new EventLogRenderAnalysis(shared);
+        var eventLog = new EventLogAnalysis(shared);
         long events = 0, registryAndRpc = 0, first = long.MaxValue, last = long.MinValue;
         foreach (var e in reader.ReadEvents())
         {

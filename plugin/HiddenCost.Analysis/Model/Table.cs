@@ -16,7 +16,10 @@ public abstract class Table
 
     public abstract int RowCount { get; }
 
-    /// <summary>One reader per column of <see cref="Spec"/>, in its order; cast to <see cref="TableColumn{T}"/> by <see cref="ColumnSpec.ClrType"/>.</summary>
+    /// <summary>
+    /// One reader per column of <see cref="Spec"/>, in its order: a <see cref="TableColumn{T}"/> of <c>string?</c> (text),
+    /// <c>long?</c> (integer, timestamp, duration), <c>double?</c>, <c>Guid?</c> or <c>bool?</c>, by <see cref="ColumnSpec.Type"/>.
+    /// </summary>
     public abstract IReadOnlyList<TableColumn> Columns { get; }
 
     /// <summary>What the trace lacks or what went wrong (e.g. "no DirNotify events: record with …").</summary>

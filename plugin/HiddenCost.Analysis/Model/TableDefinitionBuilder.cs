@@ -2,8 +2,9 @@ namespace HiddenCost.Analysis.Model;
 
 /// <summary>
 /// Builds a <see cref="TableDefinition{TRow}"/> column by column, giving each column its stable GUID and the member of
-/// <typeparamref name="TRow"/> that fills it. The accessor's type must be the column type's (text: string, integer,
-/// timestamp and duration: long, decimal: double, GUID, Boolean): a mismatch fails when the definition is built.
+/// <typeparamref name="TRow"/> that fills it. The member's type must be the column type's (text: string; integer,
+/// timestamp and duration: long; decimal: double; GUID; Boolean): a mismatch fails when the definition is built, so a
+/// table's definition fails the first test that touches it.
 /// </summary>
 public sealed class TableDefinitionBuilder<TRow>
 {
@@ -22,25 +23,20 @@ public sealed class TableDefinitionBuilder<TRow>
         _category = category;
     }
 
+    /// <summary>A text column read from <paramref name="value"/>.</summary>
     public TableDefinitionBuilder<TRow> Column(string name, ColumnType type, Func<TRow, string?> value, ColumnUnit unit = ColumnUnit.None,
         ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null) =>
         Add(name, type, typeof(string), new ColumnAccessor<TRow, string?>(value), unit, role, description, format, summary);
 
-    public TableDefinitionBuilder<TRow> Column(string name, ColumnType type, Func<TRow, long?> value, ColumnUnit unit = ColumnUnit.None,
-        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null) =>
-        Add(name, type, typeof(long), new ColumnAccessor<TRow, long?>(value), unit, role, description, format, summary);
+    /// <summary>A column of numbers, times, GUIDs or Booleans (<typeparamref name="T"/>: long, double, Guid, bool) that every row fills.</summary>
+    public TableDefinitionBuilder<TRow> Column<T>(string name, ColumnType type, Func<TRow, T> value, ColumnUnit unit = ColumnUnit.None,
+        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null)
+        where T : struct => Column<T>(name, type, row => (T?)value(row), unit, role, description, format, summary);
 
-    public TableDefinitionBuilder<TRow> Column(string name, ColumnType type, Func<TRow, double?> value, ColumnUnit unit = ColumnUnit.None,
-        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null) =>
-        Add(name, type, typeof(double), new ColumnAccessor<TRow, double?>(value), unit, role, description, format, summary);
-
-    public TableDefinitionBuilder<TRow> Column(string name, ColumnType type, Func<TRow, Guid?> value, ColumnUnit unit = ColumnUnit.None,
-        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null) =>
-        Add(name, type, typeof(Guid), new ColumnAccessor<TRow, Guid?>(value), unit, role, description, format, summary);
-
-    public TableDefinitionBuilder<TRow> Column(string name, ColumnType type, Func<TRow, bool?> value, ColumnUnit unit = ColumnUnit.None,
-        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null) =>
-        Add(name, type, typeof(bool), new ColumnAccessor<TRow, bool?>(value), unit, role, description, format, summary);
+    /// <summary>A column of numbers, times, GUIDs or Booleans whose cell a row may leave empty (null).</summary>
+    public TableDefinitionBuilder<TRow> Column<T>(string name, ColumnType type, Func<TRow, T?> value, ColumnUnit unit = ColumnUnit.None,
+        ColumnRole role = ColumnRole.None, string description = "", string? format = null, ColumnSummary? summary = null)
+        where T : struct => Add(name, type, typeof(T), new ColumnAccessor<TRow, T?>(value), unit, role, description, format, summary);
 
     private TableDefinitionBuilder<TRow> Add(string name, ColumnType type, Type cellType, ColumnAccessor<TRow> accessor, ColumnUnit unit,
         ColumnRole role, string description, string? format, ColumnSummary? summary)

@@ -5,7 +5,8 @@ namespace HiddenCost.Analysis.Pipeline;
 /// (<see cref="TraceSession.Running"/>, which the session feeds each switch before the analyses see it). An analysis that
 /// acts on a switch reports it too and gets what ran before it; a tracker used on its own (tests, benchmarks) feeds its own
 /// view that way. A thread that logs an event is on the processor that logged it, so an analysis may also confirm who runs
-/// where when a switch was missed (<see cref="Seen"/>).
+/// where when a switch was missed (<see cref="Seen"/>). The reader keeps a copy of its own of the switched-in thread only
+/// to stamp PerfInfo events with their thread and process ids (it sits below the pipeline and cannot use this view).
 /// </summary>
 public sealed class RunningThreads
 {

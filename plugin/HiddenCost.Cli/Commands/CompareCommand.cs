@@ -1,28 +1,26 @@
 using System.CommandLine;
-using HiddenCost.Analysis;
 using HiddenCost.Analysis.Tables.Findings;
 using HiddenCost.Analysis.Tables.Findings.Comparison;
-using HiddenCost.Cli.Input;
 using HiddenCost.Cli.Output;
-using HiddenCost.Etl;
 
 namespace HiddenCost.Cli.Commands;
 
 /// <summary>
-/// `hiddencost compare BEFORE AFTER`: both traces analysed, their findings matched by problem and culprit, each figure
+/// `hiddencost compare BEFORE AFTER`: each side a trace (analysed) or DATASET@TRACEID (a trace extracted into a dataset,
+/// read from its stored rows: <see cref="CompareSide"/>); their findings matched by problem and culprit, each figure
 /// before → after, and a verdict. Exit codes as the analysing command's: 1 when a trace cannot be read, 3 on an internal
 /// error, 4 when one was read only in part, 5 with --fail-on when a new or worse finding reaches the severity; 2 for bad
-/// arguments or unwritable output.
+/// arguments (an unknown or ambiguous trace id, a folder that is not a dataset) or unwritable output; 130 interrupted.
 /// </summary>
 public static class CompareCommand
 {
     public static Command Create(TextWriter err)
     {
-        var before = new Argument<string>("BEFORE") { Description = "the trace recorded before the change" };
-        var after = new Argument<string>("AFTER") { Description = "the trace recorded after it" };
+        var before = new Argument<string>("BEFORE") { Description = "the trace recorded before the change, or DATASET@TRACEID: a trace in a dataset by its id (8 or more hex digits)" };
+        var after = new Argument<string>("AFTER") { Description = "the trace recorded after it, or DATASET@TRACEID" };
         var format = new Option<string?>("--format", "-f") { Description = "text (the default), csv or json", HelpName = "text|csv|json" };
         var output = new Option<string?>("--output", "-o") { Description = "Write to this file instead of standard output", HelpName = "FILE" };
-        var command = new Command("compare", "Compare the findings of two traces: did the fix help?");
+        var command = new Command("compare", "Compare the findings of two traces (files, or traces in a dataset): did the fix help?");
         command.Arguments.Add(before);
         command.Arguments.Add(after);
         command.Options.Add(format);
@@ -47,63 +45,84 @@ public static class CompareCommand
         return command;
     }
 
-    /// <summary>Analyses both traces and writes the comparison; the exit code as <see cref="CompareCommand"/> says.</summary>
-    public static int Run(string beforePath, string afterPath, OutputFormat format, string? outputPath, FindingsSettings settings, TextWriter err)
+    /// <summary>Assesses both sides and writes the comparison; the exit code as <see cref="CompareCommand"/> says.</summary>
+    /// <param name="beforeArgument">A trace file, or DATASET@TRACEID (<see cref="CompareSide"/>); so is <paramref name="afterArgument"/>.</param>
+    /// <param name="cancellation">Stops the run as Ctrl-C does (exit 130).</param>
+    public static int Run(string beforeArgument, string afterArgument, OutputFormat format, string? outputPath, FindingsSettings settings, TextWriter err,
+        CancellationToken cancellation = default)
     {
         var thresholds = settings.Thresholds ?? FindingThresholds.Default;
-        bool unreadable = false, partial = false;
-        IReadOnlyList<Finding>? Assess(string path)
+        CompareSide before = CompareSide.Parse(beforeArgument), after = CompareSide.Parse(afterArgument);
+        // Both sides' datasets and ids are checked before either trace is read: a mistyped id costs no analysis.
+        foreach (var side in new[] { before, after })
+            if (side.Prepare() is { } error)
+            {
+                err.WriteLine($"error: {error}");
+                return 2;
+            }
+
+        // Never disposed: a Ctrl-C as the program exits would find it disposed.
+        var interrupt = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
+        bool analysing = true;
+        ReplacingOutputFile? pending = null;
+        // As the main command: Ctrl-C while the sides are assessed ends the run as interrupted (130); at any other time,
+        // and at a second Ctrl-C, the process ends at once, taking an unfinished --output file with it.
+        ConsoleCancelEventHandler onCancel = (_, e) =>
         {
-            AnalysisResult result;
+            if (interrupt.IsCancellationRequested || !Volatile.Read(ref analysing))
+            {
+                pending?.Abandon();
+                return;
+            }
+            e.Cancel = true;
+            interrupt.Cancel();
+        };
+        Console.CancelKeyPress += onCancel;
+        try
+        {
+            SideFindings b, a;
             try
             {
-                result = TraceAnalyzer.Analyze(new TraceFileName(DisplayName.Of(path), path), thresholds);
+                b = before.Assess(thresholds, err, interrupt.Token);
+                a = after.Assess(thresholds, err, interrupt.Token);
             }
-            catch (Exception e) when (e is not OperationCanceledException)
+            catch (OperationCanceledException) when (interrupt.IsCancellationRequested)
             {
-                err.WriteLine($"error: {path}: internal error, please report it with the trace if you can: {e}");
-                return null;
+                err.WriteLine("interrupted");
+                return 130; // 128 + SIGINT, as a shell reports a program that Ctrl-C ended
             }
-            if (result.Error is not null)
+            Volatile.Write(ref analysing, false);
+            if (b.Findings is null || a.Findings is null) return 3;
+            if (b.Unreadable || a.Unreadable) return 1; // a trace that could not be read has nothing to compare
+            var comparison = FindingComparison.Compare(b.Findings, a.Findings);
+            TextWriter writer;
+            try
             {
-                err.WriteLine($"error: {result.Error}");
-                unreadable = true;
+                writer = outputPath is not null ? pending = OutputFile.Create(outputPath) : Console.IsOutputRedirected ? StandardOutput.Open() : Console.Out;
             }
-            if (result.Warning is not null)
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
             {
-                err.WriteLine($"warning: {result.Warning}");
-                partial = true;
+                err.WriteLine($"error: cannot write {outputPath}: {e.Message}");
+                return 2;
             }
-            return FindingsEvaluator.Assess(ProblemFigures.From(result.Tables), thresholds);
+            try
+            {
+                ComparisonWriter.Write(writer, format, before.Label, after.Label, comparison);
+                writer.Flush();
+                pending?.Commit(); // both sides were read: the comparison replaces an earlier file
+                if (!ReferenceEquals(writer, Console.Out)) writer.Dispose();
+            }
+            catch (Exception e) when (DiagnosticWriter.IsUnwritable(e))
+            {
+                err.WriteLine($"error: cannot write {outputPath ?? "standard output"}: {e.Message}");
+                return 2;
+            }
+            return settings.FailOn is { } floor && comparison.Trips(floor) ? 5 : b.Partial || a.Partial ? 4 : 0;
         }
-        var b = Assess(beforePath);
-        var a = Assess(afterPath);
-        if (b is null || a is null) return 3;
-        if (unreadable) return 1; // a trace that could not be read has nothing to compare
-        var comparison = FindingComparison.Compare(b, a);
-        TextWriter writer;
-        try
+        finally
         {
-            writer = outputPath is not null ? OutputFile.Create(outputPath) : Console.IsOutputRedirected ? StandardOutput.Open() : Console.Out;
+            Console.CancelKeyPress -= onCancel;
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-        {
-            err.WriteLine($"error: cannot write {outputPath}: {e.Message}");
-            return 2;
-        }
-        try
-        {
-            ComparisonWriter.Write(writer, format, beforePath, afterPath, comparison);
-            writer.Flush();
-            (writer as ReplacingOutputFile)?.Commit(); // both traces were read: the comparison replaces an earlier file
-            if (!ReferenceEquals(writer, Console.Out)) writer.Dispose();
-        }
-        catch (Exception e) when (DiagnosticWriter.IsUnwritable(e))
-        {
-            err.WriteLine($"error: cannot write {outputPath ?? "standard output"}: {e.Message}");
-            return 2;
-        }
-        return settings.FailOn is { } floor && comparison.Trips(floor) ? 5 : partial ? 4 : 0;
     }
 
     private static bool TryFormat(string? text, out OutputFormat format)

@@ -16,8 +16,6 @@ public sealed record RunManifest(
     [property: JsonPropertyName("traces")] int Traces,
     [property: JsonPropertyName("files")] IReadOnlyList<string> Files)
 {
-    private static readonly JsonSerializerOptions Options = new() { WriteIndented = true };
-
     public static string PathOf(DatasetFolder dataset, string runId) => Path.Combine(dataset.RunsFolder, runId + ".json");
 
     /// <summary>Writes the manifest to a temporary name, flushes it to disk, and renames it into place.</summary>
@@ -28,7 +26,7 @@ public sealed record RunManifest(
         var temp = final + ".tmp";
         using (var file = new FileStream(temp, FileMode.Create, FileAccess.Write, FileShare.None))
         {
-            JsonSerializer.Serialize(file, this, Options);
+            JsonSerializer.Serialize(file, this, RunManifestJson.Default.RunManifest);
             file.Flush(flushToDisk: true);
         }
         File.Move(temp, final);
@@ -43,7 +41,7 @@ public sealed record RunManifest(
         {
             try
             {
-                var run = JsonSerializer.Deserialize<RunManifest>(File.ReadAllBytes(path), Options)
+                var run = JsonSerializer.Deserialize(File.ReadAllBytes(path), RunManifestJson.Default.RunManifest)
                           ?? throw new DatasetException($"{path}: empty manifest");
                 if (run.RunId is null || run.Files is null || Path.GetFileNameWithoutExtension(path) != run.RunId)
                     throw new DatasetException($"{path}: not a run manifest of ours (no run id, a run id other than its name, or no files)");
@@ -86,3 +84,8 @@ public sealed record RunManifest(
             : throw new DatasetException($"{visible}: a file of committed run is missing; the dataset was changed by something other than HiddenCost");
     }
 }
+
+/// <summary>The manifest's JSON contract made at compile time: no reflection, so the Native AOT build reads it too.</summary>
+[JsonSourceGenerationOptions(WriteIndented = true)]
+[JsonSerializable(typeof(RunManifest))]
+internal sealed partial class RunManifestJson : JsonSerializerContext;

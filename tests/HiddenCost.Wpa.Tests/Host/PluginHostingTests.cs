@@ -48,7 +48,7 @@ public sealed class PluginHostingTests
 
         Assert.AreEqual("HiddenCost developers", about.Owners.Single().Name);
         var text = string.Join("\n", about.AdditionalInformation);
-        StringAssert.StartsWith(text, "HiddenCost " + typeof(HiddenCostProcessingSource).Assembly.GetName().Version + ": ");
+        StringAssert.StartsWith(text, "HiddenCost " + typeof(HiddenCostProcessingSource).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()!.InformationalVersion + ": ");
         foreach (var table in TableCatalog.All) StringAssert.Contains(text, table.Name);
         StringAssert.Contains(text, "MultiProfile.wprp");
         Assert.IsFalse(text.Contains('<') || about.Owners.Any(o => o.Name.Contains('<')), "no template placeholders");

@@ -67,6 +67,26 @@ public sealed class ProcessorFailureTests
     }
 
     [TestMethod]
+    public void Table_notes_are_logged_at_their_severity_and_the_trace_warning_they_repeat_only_once()
+    {
+        const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends early): only part was read";
+        var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _, _) =>
+        {
+            var tables = TableCatalog.All.Select(Table.Empty).ToArray();
+            foreach (var table in tables) table.AddNote(TableNote.Warning(TraceNoteCodes.Partial, Damage));
+            tables[0].AddNote(TableNote.Warning(TraceNoteCodes.EventsLost, "ETW lost 3 events"));
+            tables[1].AddNote(TableNote.Info("event-counts.test", "what the trace lacks"));
+            return new AnalysisResult(path, tables, null) { Warning = Damage };
+        }, "/traces/a.etl");
+
+        processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
+
+        CollectionAssert.AreEqual(new[] { Damage, $"{TableCatalog.All[0].Name}: ETW lost 3 events" }, host.Entries("Warn").Select(e => e.Text).ToArray());
+        Assert.AreEqual($"{TableCatalog.All[1].Name}: what the trace lacks", host.Entries("Info").Single().Text);
+        Assert.AreEqual(0, host.Entries("Error").Count());
+    }
+
+    [TestMethod]
     public void A_damaged_trace_is_shown_as_a_warning_and_listed_with_the_data_source_errors()
     {
         const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends inside a 4096-byte buffer (100 bytes present); the file ends early): only part was read";

@@ -24,25 +24,24 @@ internal static class DirectoryNotifyRows
             long? last = g.Max(h => h.LastCompletionNs) is var l && l >= 0 ? l : null;
             // The processes whose changes this watcher's buffer reported: those made while it watched.
             var seen = victimsOfWatcher.GetValueOrDefault((g.Key.Process, g.Key.Directory)) ?? (IEnumerable<ProcessRef>)Array.Empty<ProcessRef>();
-            yield return new NotifyBufferRow
-            {
-                Process = g.Key.Process.Name,
-                Pid = g.Key.Process.PidCell,
-                Directory = g.Key.Name,
-                BufferBytes = g.Key.BufferBytes,
-                Arms = g.Sum(h => h.Arms),
-                Completions = completions,
-                Overflows = overflows,
-                BytesReturned = bytes,
-                MeanBytesPerCompletion = mean,
-                UtilisationPercent = mean / g.Key.BufferBytes * 100.0,
-                BytesZeroed = completions * g.Key.BufferBytes,
-                VictimProcesses = string.Join(", ", seen.OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
-                RecommendedBufferBytes = BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
-                FirstArm = g.Min(h => h.FirstArmNs),
-                LastCompletion = last,
-                WatchEnd = g.Max(h => Math.Min(h.EndNs, traceEndNs)),
-            };
+            yield return new NotifyBufferRow(
+                Process: g.Key.Process.Name,
+                Pid: g.Key.Process.PidCell,
+                Directory: g.Key.Name,
+                BufferBytes: g.Key.BufferBytes,
+                Arms: g.Sum(h => h.Arms),
+                Completions: completions,
+                Overflows: overflows,
+                BytesReturned: bytes,
+                MeanBytesPerCompletion: mean,
+                UtilisationPercent: mean / g.Key.BufferBytes * 100.0,
+                BytesZeroed: completions * g.Key.BufferBytes,
+                VictimProcesses: string.Join(", ", seen.OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ThenBy(p => p.Pid)),
+                RecommendedBufferBytes: BufferRecommendation.For(g.Key.BufferBytes, completions, overflows, largest),
+                FirstArm: g.Min(h => h.FirstArmNs),
+                LastCompletion: last,
+                WatchEnd: g.Max(h => Math.Min(h.EndNs, traceEndNs))
+            );
         }
     }
 
@@ -61,19 +60,18 @@ internal static class DirectoryNotifyRows
         {
             long watchers = watcherCount[directory];
             foreach (var (key, c) in list.OrderByDescending(v => v.Value.Operations).ThenBy(v => v.Key.Process.Pid))
-                yield return new NotifyVictimRow
-                {
-                    Process = key.Process.Name,
-                    Pid = key.Process.PidCell,
-                    Directory = directoryName(directory),
-                    FileOperations = c.Operations,
-                    Creates = c.Creates,
-                    Deletes = c.Deletes,
-                    Renames = c.Renames,
-                    DemandZeroFaults = c.DemandZeroFaults,
-                    Watchers = watchers,
-                    NotifyCpuMs = null,
-                };
+                yield return new NotifyVictimRow(
+                    Process: key.Process.Name,
+                    Pid: key.Process.PidCell,
+                    Directory: directoryName(directory),
+                    FileOperations: c.Operations,
+                    Creates: c.Creates,
+                    Deletes: c.Deletes,
+                    Renames: c.Renames,
+                    DemandZeroFaults: c.DemandZeroFaults,
+                    Watchers: watchers,
+                    NotifyCpuMs: null
+                );
         }
     }
 }

@@ -23,19 +23,19 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchHandle> _allHandles = new();
     private readonly List<WatchHandle> _active = new();
 
-    private readonly WatchFaultPeriods _faults = new();
+    private readonly DemandZeroFaultTally _faults = new();
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
     // Changes are counted by changer, directory and the processes watching it at the time, as the tracker was given
     // them: in WPR's memory mode a process older than the trace is a stand-in per thread until the rundown at the end
     // names it, so whether the changer was one of the watchers (not a victim of its own buffer) is decided only when
     // the table is built, with the processes they turned out to be.
-    private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory, WatcherSet Watchers), VictimCounts> _changes = new();
-    private readonly Dictionary<ProcessRef[], WatcherSet> _watcherSets = new(WatcherSet.ContentComparer);
-    private readonly List<WatcherSet> _foundSets = new();
+    private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory, WatchingProcesses Watchers), VictimCounts> _changes = new();
+    private readonly Dictionary<ProcessRef[], WatchingProcesses> _watcherSets = new(WatchingProcesses.ContentComparer);
+    private readonly List<WatchingProcesses> _foundSets = new();
     private readonly List<ProcessRef> _setBuffer = new();
     private ProcessRef? _lastChanger;
     private WatchedDirectory? _lastDirectory;
-    private WatcherSet? _lastWatchers;
+    private WatchingProcesses? _lastWatchers;
     private VictimCounts? _lastCounts;
     private readonly Dictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> _victims = new();
     // Each watcher's victims: the processes that changed files in its directory while it watched (not while only others did).
@@ -48,7 +48,7 @@ public sealed class DirectoryNotifyTracker
     // watched but not named yet are only counted (while there are any, changes wait for the end of the trace).
     private readonly DirectoryIndex<WatchedDirectory> _activeByName = new();
     private readonly List<WatchedDirectory> _found = new();
-    private readonly List<WatchedPeriods> _foundPeriods = new();
+    private readonly List<DirectoryWatchCoverage> _foundPeriods = new();
     private int _activeUnnamed;
     private long _droppedChanges, _overflowedChanges, _implausibleCompletions, _subtreeChanges;
     private long _latestNs;
@@ -323,7 +323,7 @@ public sealed class DirectoryNotifyTracker
     /// The processes with a watch on <paramref name="directory"/> armed by <paramref name="t"/> (a create is counted
     /// when it completes, a little after it began: a watch armed in between did not see it), or null for none.
     /// </summary>
-    private WatcherSet? WatchersAt(WatchedDirectory directory, long t)
+    private WatchingProcesses? WatchersAt(WatchedDirectory directory, long t)
     {
         bool allArmed = true;
         foreach (var watch in directory.ActiveWatches) allArmed &= watch.FirstArmNs <= t;
@@ -337,11 +337,11 @@ public sealed class DirectoryNotifyTracker
     }
 
     /// <summary>One instance per set of processes (in the order given), so counts keyed by it merge.</summary>
-    private WatcherSet? Intern(List<ProcessRef> processes)
+    private WatchingProcesses? Intern(List<ProcessRef> processes)
     {
         if (processes.Count == 0) return null;
         var key = processes.ToArray();
-        if (!_watcherSets.TryGetValue(key, out var set)) _watcherSets[key] = set = new WatcherSet(key);
+        if (!_watcherSets.TryGetValue(key, out var set)) _watcherSets[key] = set = new WatchingProcesses(key);
         return set;
     }
 
@@ -350,7 +350,7 @@ public sealed class DirectoryNotifyTracker
     /// <paramref name="t"/>, each with the processes watching it then (<see cref="_foundSets"/>), leaving out those
     /// only <paramref name="process"/> itself watched.
     /// </summary>
-    private List<WatchedDirectory> Containing(DirectoryIndex<WatchedPeriods> index, string path, long t, ProcessRef process)
+    private List<WatchedDirectory> Containing(DirectoryIndex<DirectoryWatchCoverage> index, string path, long t, ProcessRef process)
     {
         _foundPeriods.Clear();
         index.Containing(path, _foundPeriods);
@@ -369,22 +369,22 @@ public sealed class DirectoryNotifyTracker
     }
 
     /// <summary>Every directory there ever was a watch on, by the name it has at the end of the trace.</summary>
-    private DirectoryIndex<WatchedPeriods> AllByName()
+    private DirectoryIndex<DirectoryWatchCoverage> AllByName()
     {
-        var index = new DirectoryIndex<WatchedPeriods>();
+        var index = new DirectoryIndex<DirectoryWatchCoverage>();
         foreach (var (directory, watchers) in WatchersByDirectory())
-            if (NameOf(directory) is { } name) index.Add(name, new WatchedPeriods(directory, watchers));
+            if (NameOf(directory) is { } name) index.Add(name, new DirectoryWatchCoverage(directory, watchers));
         return index;
     }
 
     /// <summary>For each watched directory, when each process watched it.</summary>
-    private Dictionary<WatchedDirectory, (ProcessRef Process, WatchPeriods Periods)[]> WatchersByDirectory() =>
+    private Dictionary<WatchedDirectory, (ProcessRef Process, WatchCoverage Periods)[]> WatchersByDirectory() =>
         _allHandles.GroupBy(h => h.Directory).ToDictionary(
             g => g.Key, g => g.GroupBy(h => h.Process).Select(p => (p.Key, Periods(p))).ToArray());
 
-    private static WatchPeriods Periods(IEnumerable<WatchHandle> watches) => new(watches.Select(h => (h.FirstArmNs, h.EndNs)));
+    private static WatchCoverage Periods(IEnumerable<WatchHandle> watches) => new(watches.Select(h => (h.FirstArmNs, h.EndNs)));
 
-    private VictimCounts Counts(ProcessRef process, WatchedDirectory directory, WatcherSet watchers)
+    private VictimCounts Counts(ProcessRef process, WatchedDirectory directory, WatchingProcesses watchers)
     {
         // A storm is one process changing one directory over and over: the last counts found answer most changes.
         if (_lastCounts is { } last && ReferenceEquals(_lastChanger, process) && ReferenceEquals(_lastDirectory, directory)

@@ -18,5 +18,5 @@ internal sealed class WatchedDirectory(ulong key)
     public readonly List<WatchHandle> ActiveWatches = new(1);
 
     /// <summary>The processes of <see cref="ActiveWatches"/>, once asked; cleared when a watch starts or ends.</summary>
-    public WatcherSet? Watchers;
+    public WatchingProcesses? Watchers;
 }

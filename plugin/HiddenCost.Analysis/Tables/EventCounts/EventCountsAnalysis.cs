@@ -78,18 +78,17 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         var rows = _rows.Select(r => (Key: NamedFromSchema(r.Key), Counter: r.Value)).ToList();
         var table = Definition.Table(rows
             .OrderByDescending(r => r.Counter.Count).ThenBy(r => r.Key.ProviderName, StringComparer.Ordinal).ThenBy(r => r.Key.EventName, StringComparer.Ordinal)
-            .Select(r => new EventCountRow
-            {
-                Provider = r.Key.ProviderName,
-                ProviderId = r.Key.ProviderId,
-                Event = r.Key.EventName,
-                Id = r.Key.Id,
-                Opcode = r.Key.Opcode,
-                Version = r.Key.Version,
-                Header = r.Key.Header,
-                Count = r.Counter.Count,
-                WithStack = r.Counter.KernelKind >= 0 ? _session.StackedEvents.WithStack(r.Counter.KernelKind) : r.Counter.WithStack,
-            }));
+            .Select(r => new EventCountRow(
+                Provider: r.Key.ProviderName,
+                ProviderId: r.Key.ProviderId,
+                Event: r.Key.EventName,
+                Id: r.Key.Id,
+                Opcode: r.Key.Opcode,
+                Version: r.Key.Version,
+                Header: r.Key.Header,
+                Count: r.Counter.Count,
+                WithStack: r.Counter.KernelKind >= 0 ? _session.StackedEvents.WithStack(r.Counter.KernelKind) : r.Counter.WithStack
+            )));
         return new[] { table };
     }
 

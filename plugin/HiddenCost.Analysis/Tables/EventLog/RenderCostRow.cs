@@ -1,53 +1,11 @@
 namespace HiddenCost.Analysis.Tables.EventLog;
 
-/// <summary>One row of Event Log Render Cost: one client process (on behalf of whom) reading one log.</summary>
-public sealed record RenderCostRow
-{
-    /// <summary>Process.</summary>
-    public required string Process { get; init; }
-
-    /// <summary>PID.</summary>
-    public required long? Pid { get; init; }
-
-    /// <summary>On Behalf Of.</summary>
-    public required string? OnBehalfOf { get; init; }
-
-    /// <summary>On Behalf Of PID.</summary>
-    public required long? OnBehalfOfPid { get; init; }
-
-    /// <summary>Log.</summary>
-    public required string Log { get; init; }
-
-    /// <summary>Renders.</summary>
-    public required long Renders { get; init; }
-
-    /// <summary>Queries.</summary>
-    public required long Queries { get; init; }
-
-    /// <summary>Service CPU (ms).</summary>
-    public required double? ServiceCpuMs { get; init; }
-
-    /// <summary>CPU per Message (ms).</summary>
-    public required double? CpuPerMessageMs { get; init; }
-
-    /// <summary>Registry Ops.</summary>
-    public required long? RegistryOps { get; init; }
-
-    /// <summary>Registry Ops per Message.</summary>
-    public required double? RegistryOpsPerMessage { get; init; }
-
-    /// <summary>Evtx Read (MB).</summary>
-    public required double? EvtxReadMb { get; init; }
-
-    /// <summary>Messages per Second.</summary>
-    public required double? MessagesPerSecond { get; init; }
-
-    /// <summary>WMI Query.</summary>
-    public required string? WmiQuery { get; init; }
-
-    /// <summary>First (ns since trace start).</summary>
-    public required long First { get; init; }
-
-    /// <summary>Last (ns since trace start).</summary>
-    public required long Last { get; init; }
-}
+/// <summary>
+/// One row of Event Log Render Cost: one client process (on behalf of whom) reading one log. Its members are the
+/// columns of <see cref="EventLogTables"/>, in order; rows are built with named arguments, so no two figures can swap
+/// places unseen.
+/// </summary>
+public sealed record RenderCostRow(
+    string Process, long? Pid, string? OnBehalfOf, long? OnBehalfOfPid, string Log, long Renders, long Queries,
+    double? ServiceCpuMs, double? CpuPerMessageMs, long? RegistryOps, double? RegistryOpsPerMessage, double? EvtxReadMb,
+    double? MessagesPerSecond, string? WmiQuery, long First, long Last);

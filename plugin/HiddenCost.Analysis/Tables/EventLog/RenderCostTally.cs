@@ -103,25 +103,24 @@ internal sealed class RenderCostTally
             double? cpuMs = served && cpuKnown ? s.CpuNs / 1e6 : null;
             long? registryOps = served && registryKnown ? s.RegistryOps : null;
             double? seconds = s.Last > s.First ? (s.Last - s.First) / 1e9 : null;
-            rows.Add(new RenderCostRow
-            {
-                Process = client?.Name ?? "Unknown",
-                Pid = client?.PidCell,
-                OnBehalfOf = onBehalfOf?.Name,
-                OnBehalfOfPid = onBehalfOf?.PidCell,
-                Log = log,
-                Renders = s.Renders,
-                Queries = s.Queries,
-                ServiceCpuMs = cpuMs,
-                CpuPerMessageMs = s.ServedRenders > 0 ? cpuMs / s.ServedRenders : null,
-                RegistryOps = registryOps,
-                RegistryOpsPerMessage = s.ServedRenders > 0 ? (double?)registryOps / s.ServedRenders : null,
-                EvtxReadMb = served && readsKnown ? evtxBytes / EventLogTables.BytesPerMegabyte : null,
-                MessagesPerSecond = seconds is > 0 && s.Renders > 0 ? s.Renders / seconds : null,
-                WmiQuery = query,
-                First = s.First,
-                Last = s.Last,
-            });
+            rows.Add(new RenderCostRow(
+                Process: client?.Name ?? "Unknown",
+                Pid: client?.PidCell,
+                OnBehalfOf: onBehalfOf?.Name,
+                OnBehalfOfPid: onBehalfOf?.PidCell,
+                Log: log,
+                Renders: s.Renders,
+                Queries: s.Queries,
+                ServiceCpuMs: cpuMs,
+                CpuPerMessageMs: s.ServedRenders > 0 ? cpuMs / s.ServedRenders : null,
+                RegistryOps: registryOps,
+                RegistryOpsPerMessage: s.ServedRenders > 0 ? (double?)registryOps / s.ServedRenders : null,
+                EvtxReadMb: served && readsKnown ? evtxBytes / EventLogTables.BytesPerMegabyte : null,
+                MessagesPerSecond: seconds is > 0 && s.Renders > 0 ? s.Renders / seconds : null,
+                WmiQuery: query,
+                First: s.First,
+                Last: s.Last
+            ));
         }
         rows.Sort(static (a, b) =>
         {

@@ -1,50 +1,10 @@
 namespace HiddenCost.Analysis.Tables.SpinWait;
 
-/// <summary>One row of Spin-Wait Cost per Lock: one lock (or call site) of one process.</summary>
-public sealed record SpinWaitLockRow
-{
-    /// <summary>Process.</summary>
-    public required string Process { get; init; }
-
-    /// <summary>PID.</summary>
-    public required long? Pid { get; init; }
-
-    /// <summary>Lock ID.</summary>
-    public required long? LockId { get; init; }
-
-    /// <summary>Object.</summary>
-    public required long? Object { get; init; }
-
-    /// <summary>Call Site.</summary>
-    public required string? CallSite { get; init; }
-
-    /// <summary>Contentions.</summary>
-    public required long Contentions { get; init; }
-
-    /// <summary>Threads.</summary>
-    public required long Threads { get; init; }
-
-    /// <summary>Wait (ms).</summary>
-    public required double WaitMs { get; init; }
-
-    /// <summary>Wasted Spin CPU (ms).</summary>
-    public required double WastedSpinCpuMs { get; init; }
-
-    /// <summary>Successful Spin CPU (ms).</summary>
-    public required double SuccessfulSpinCpuMs { get; init; }
-
-    /// <summary>Spin CPU (ms).</summary>
-    public required double SpinCpuMs { get; init; }
-
-    /// <summary>Spin Share (%).</summary>
-    public required double? SpinSharePercent { get; init; }
-
-    /// <summary>Longest Spin (ms).</summary>
-    public required double LongestSpinMs { get; init; }
-
-    /// <summary>First (ns since trace start).</summary>
-    public required long First { get; init; }
-
-    /// <summary>Last (ns since trace start).</summary>
-    public required long Last { get; init; }
-}
+/// <summary>
+/// One row of Spin-Wait Cost per Lock: one lock (or call site) of one process. Its members are the columns of <see
+/// cref="SpinWaitTables"/>, in order; rows are built with named arguments, so no two figures can swap places unseen.
+/// </summary>
+public sealed record SpinWaitLockRow(
+    string Process, long? Pid, long? LockId, long? Object, string? CallSite, long Contentions, long Threads, double WaitMs,
+    double WastedSpinCpuMs, double SuccessfulSpinCpuMs, double SpinCpuMs, double? SpinSharePercent, double LongestSpinMs,
+    long First, long Last);

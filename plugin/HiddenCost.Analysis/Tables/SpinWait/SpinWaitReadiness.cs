@@ -71,7 +71,7 @@ internal sealed class SpinWaitReadiness
         {
             var r = _problem.Events[i];
             if (r.Necessity != Necessity.Required || Count(r.Name) > 0 || !seen.Add(r.Name)) continue;
-            yield return TableNote.Info("spin-wait.missing-events", $"The trace has no {r.Name} events ({r.RecordedBy}), needed for {r.Purpose}. Record with `{_problem.WprStartCommand}`.");
+            yield return SpinWaitNotes.MissingEvents(r, _problem.WprStartCommand);
         }
     }
 }

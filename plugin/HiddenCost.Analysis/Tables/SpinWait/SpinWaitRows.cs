@@ -18,24 +18,23 @@ internal static class SpinWaitRows
         {
             double wasted = Ms(l.WastedNs), successful = Ms(l.SuccessfulNs);
             double spin = Ms(l.SpinNs), wait = l.WaitNs / 1e6;
-            yield return new SpinWaitLockRow
-            {
-                Process = l.Key.Process.Name,
-                Pid = l.Key.Process.PidCell,
-                LockId = l.Key.Kind == LockKeyKind.LockId ? unchecked((long)l.Key.Id) : null,
-                Object = l.Key.Kind == LockKeyKind.Object ? unchecked((long)l.Key.Id) : l.Object is { } o ? unchecked((long)o) : null,
-                CallSite = l.DescribeSites(),
-                Contentions = l.Contentions,
-                Threads = l.Threads.Count,
-                WaitMs = wait,
-                WastedSpinCpuMs = wasted,
-                SuccessfulSpinCpuMs = successful,
-                SpinCpuMs = spin,
-                SpinSharePercent = spin + wait > 0 ? spin / (spin + wait) * 100.0 : null,
-                LongestSpinMs = Ms(l.LongestRunNs),
-                First = l.FirstNs,
-                Last = l.LastNs,
-            };
+            yield return new SpinWaitLockRow(
+                Process: l.Key.Process.Name,
+                Pid: l.Key.Process.PidCell,
+                LockId: l.Key.Kind == LockKeyKind.LockId ? unchecked((long)l.Key.Id) : null,
+                Object: l.Key.Kind == LockKeyKind.Object ? unchecked((long)l.Key.Id) : l.Object is { } o ? unchecked((long)o) : null,
+                CallSite: l.DescribeSites(),
+                Contentions: l.Contentions,
+                Threads: l.Threads.Count,
+                WaitMs: wait,
+                WastedSpinCpuMs: wasted,
+                SuccessfulSpinCpuMs: successful,
+                SpinCpuMs: spin,
+                SpinSharePercent: spin + wait > 0 ? spin / (spin + wait) * 100.0 : null,
+                LongestSpinMs: Ms(l.LongestRunNs),
+                First: l.FirstNs,
+                Last: l.LastNs
+            );
         }
     }
 
@@ -58,18 +57,17 @@ internal static class SpinWaitRows
             string? hint = p.MainOpenMpModule is { } module
                 ? OpenMpHint.For(module, p.OpenMpNs, p.CpuNs)
                 : null;
-            yield return new SpinWaitProcessRow
-            {
-                Process = p.Process.Name,
-                Pid = p.Process.PidCell,
-                Threads = threads.Count,
-                LockSpinCpuMs = Ms(spinNs),
-                Yields = p.Yields,
-                YieldsPerSecond = ProcessTally.Rate(p.Yields, p.FirstYieldNs, p.LastYieldNs),
-                DelaySwitches = p.DelaySwitches,
-                OpenMPRuntimeCpuMs = Ms(p.OpenMpNs),
-                Hint = hint,
-            };
+            yield return new SpinWaitProcessRow(
+                Process: p.Process.Name,
+                Pid: p.Process.PidCell,
+                Threads: threads.Count,
+                LockSpinCpuMs: Ms(spinNs),
+                Yields: p.Yields,
+                YieldsPerSecond: ProcessTally.Rate(p.Yields, p.FirstYieldNs, p.LastYieldNs),
+                DelaySwitches: p.DelaySwitches,
+                OpenMPRuntimeCpuMs: Ms(p.OpenMpNs),
+                Hint: hint
+            );
         }
     }
 

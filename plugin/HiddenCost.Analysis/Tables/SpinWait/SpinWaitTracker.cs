@@ -185,7 +185,7 @@ public sealed class SpinWaitTracker
 
         var perLock = SpinWaitTables.PerLock.Table(SpinWaitRows.PerLock(_locks.Values));
         var byProcess = SpinWaitTables.ByProcess.Table(SpinWaitRows.ByProcess(_processes.Values, _locks.Values));
-        foreach (var note in Notes())
+        foreach (var note in SpinWaitNotes.Tracker(Counts()))
         {
             perLock.AddNote(note);
             byProcess.AddNote(note);
@@ -193,26 +193,8 @@ public sealed class SpinWaitTracker
         return (perLock, byProcess);
     }
 
-    private IEnumerable<TableNote> Notes()
-    {
-        static string Ms(long ns) => $"{ns / 1e6:N1} ms";
-        if (_samples > 0 && _intervals.IsDefault)
-            yield return TableNote.Info("spin-wait.default-sample-interval", "The trace does not state its profile interval: each CPU sample counts as 1 ms.");
-        if (_unattributedNs > 0)
-            yield return TableNote.Info("spin-wait.unattributed-spin", $"{Ms(_unattributedNs)} of spin had no stack naming its call site or lock; it is shown as '{UnattributedSite}'.");
-        if (_setAsideNs > 0)
-            yield return TableNote.Info("spin-wait.runtime-code-set-aside", $"{Ms(_setAsideNs)} of runtime code (coreclr.dll/clr.dll) called from managed code is not counted as spin: " +
-                         "it neither ended in a contention nor took a runtime code path seen spinning before one, and without the runtime's " +
-                         "symbols it cannot be told from GC, JIT or other calls into the runtime.");
-        if (_unstopped > 0)
-            yield return TableNote.Info("spin-wait.unstopped-contentions", $"{_unstopped:N0} contentions had no ContentionStop (a timed-out wait on System.Threading.Lock, or the trace ended first): " +
-                         "their wait is counted until the thread ran its own code again or the trace ended.");
-        if (_implausibleDurations > 0)
-            yield return TableNote.Warning("spin-wait.implausible-durations", $"{_implausibleDurations:N0} ContentionStop events gave a DurationNs longer than the time since their ContentionStart (or not a number): " +
-                         "their wait is measured from the two events' times instead.");
-        if (_orphanStops > 0)
-            yield return TableNote.Info("spin-wait.orphan-stops", $"{_orphanStops:N0} ContentionStop events had no ContentionStart on their thread (the trace began mid-wait); their wait is not counted.");
-    }
+    private SpinWaitCounts Counts() =>
+        new(_samples > 0 && _intervals.IsDefault, _unattributedNs, _setAsideNs, _unstopped, _implausibleDurations, _orphanStops);
 
     private void Spin(ThreadSpinState th, long t, long weight, in SampleClass sample)
     {

@@ -105,8 +105,7 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
         }
         var (overhead, gaps) = _tracker.Build();
         if (_syscallStackProbes.Count > 0 && _syscallStackProbes.All(ticket => stacks.StackOf(ticket).IsNone))
-            overhead.AddNote(TableNote.Info("syscall-hook.no-syscall-stacks", $"SysClEnter events carry no stacks (the first {_syscallStackProbes.Count:N0} checked): " +
-                             $"calling stacks of hooked syscalls are not available. Record with `{SyscallHookTracker.RecordWith}`."));
+            overhead.AddNote(SyscallHookNotes.NoSyscallStacks(_syscallStackProbes.Count));
         return new Table[] { overhead, gaps };
     }
 

@@ -287,7 +287,7 @@ public sealed class SyscallHookTracker
             return c;
         });
         var table = SyscallHookTables.Overhead.Table(rows);
-        foreach (var note in OverheadNotes(unreturned, callsInGaps)) table.AddNote(note);
+        foreach (var note in SyscallHookNotes.Overhead(Counts(unreturned, callsInGaps))) table.AddNote(note);
         return table;
     }
 
@@ -302,26 +302,25 @@ public sealed class SyscallHookTracker
         long samplesNs = stats.Samples.Nanoseconds(_intervals);
         long? pid = process.PidCell;
 
-        var withoutCulprit = new SyscallHookOverheadRow
-        {
-            CulpritModule = null,
-            Vendor = null,
-            Product = null,
-            Category = null,
-            Process = process.Name,
-            Pid = pid,
-            Syscall = syscall,
-            Syscalls = stats.Calls,
-            SyscallsPerSecond = rate,
-            TotalSyscallTimeMs = totalMs,
-            MeanSyscallTimeUs = meanUs,
-            SamplesInSyscalls = stats.Samples.Count,
-            HookCpuMs = null,
-            HookOverheadPerSyscallUs = null,
-            Inflation = null,
-            First = stats.FirstNs,
-            Last = stats.LastNs,
-        };
+        var withoutCulprit = new SyscallHookOverheadRow(
+            CulpritModule: null,
+            Vendor: null,
+            Product: null,
+            Category: null,
+            Process: process.Name,
+            Pid: pid,
+            Syscall: syscall,
+            Syscalls: stats.Calls,
+            SyscallsPerSecond: rate,
+            TotalSyscallTimeMs: totalMs,
+            MeanSyscallTimeUs: meanUs,
+            SamplesInSyscalls: stats.Samples.Count,
+            HookCpuMs: null,
+            HookOverheadPerSyscallUs: null,
+            Inflation: null,
+            First: stats.FirstNs,
+            Last: stats.LastNs
+        );
         if (stats.Modules is null)
         {
             rows.Add(withoutCulprit);
@@ -358,55 +357,19 @@ public sealed class SyscallHookTracker
         return _modules.Describe(address, t);
     }
 
-    private IEnumerable<TableNote> OverheadNotes(long unreturned, long callsInGaps)
-    {
-        if (_enters == 0)
-        {
-            yield return TableNote.Info("syscall-hook.no-syscall-events", $"No syscall events (PerfInfo SysClEnter/SysClExit): the trace was recorded without syscall tracing. Record with `{RecordWith}`.");
-            yield break;
-        }
-        if (_exits == 0)
-            yield return TableNote.Info("syscall-hook.no-syscall-exits", $"No SysClExit events: syscalls are counted, but their durations cannot be measured. Record with `{RecordWith}`.");
-        if (_switches == 0)
-            yield return TableNote.Info("syscall-hook.no-context-switches", $"No context switches (Thread CSwitch): syscalls cannot be tied to threads, so they are counted under \"Unknown\" and enters and exits are paired per processor. Record with `{RecordWith}`.");
-        else if (_unknownThreadEnters > 0)
-            yield return TableNote.Info("syscall-hook.unknown-thread-syscalls", $"{_unknownThreadEnters:N0} syscalls ran on a processor before its first context switch: their thread is unknown, so they are counted under process \"Unknown\".");
-        if (_gaps.Samples == 0)
-            yield return TableNote.Info("syscall-hook.no-samples", $"No CPU samples (PerfInfo SampledProfile): syscall counts and durations are shown, but the CPU spent in hooking modules cannot be measured. Record with `{RecordWith}`.");
-        else if (_samplesInSyscalls > 0 && _samplesWithStack == 0)
-            yield return TableNote.Info("syscall-hook.no-sample-stacks", $"No stacks on the CPU samples: culprit modules are found in sample stacks, so none can be named. Record with `{RecordWith}` (stack walk on Profile).");
-        else if (_samplesInSyscalls > _samplesWithStack)
-            yield return TableNote.Info("syscall-hook.samples-without-stacks", $"{_samplesInSyscalls - _samplesWithStack:N0} of {_samplesInSyscalls:N0} samples inside syscalls had no stack: they count in Samples in Syscalls but cannot show a culprit.");
-        if (callsInGaps > 0)
-            yield return TableNote.Info("syscall-hook.syscalls-in-gaps", $"{callsInGaps:N0} syscalls of rows with a culprit were made during profiling gaps (see Profiling Gaps), when no CPU sample could see " +
-                         "the hook: Hook Overhead per Syscall divides Hook CPU by the syscalls made while samples were taken.");
-        if (_gaps.Samples > 0 && _intervals.IsDefault)
-            yield return TableNote.Info("syscall-hook.default-sample-interval", "The trace has no profile-interval event: Hook CPU assumes the Windows default sample interval of 1 ms.");
-        if (unreturned > 0)
-            yield return TableNote.Info("syscall-hook.unreturned-syscalls", $"{unreturned:N0} syscalls had no exit: the trace or their thread ended inside them, or their exit was never logged " +
-                         "(NtCallbackReturn goes back into the kernel without one; a lost buffer loses exits, and the thread's next exit is then " +
-                         "paired with the wrong syscall). They count in Syscalls but not in Total or Mean Syscall Time.");
-        if (_orphanExits > 0)
-            yield return TableNote.Info("syscall-hook.orphan-exits", $"{_orphanExits:N0} syscall exits had no enter on their thread (the syscall began before the trace, or its thread was not known then): ignored.");
-        if (_modules.Modules.Count == 0)
-            yield return TableNote.Info("syscall-hook.no-kernel-images", "No kernel image loads or rundowns: syscalls cannot be named by module and culprit modules cannot be found.");
-    }
+    private SyscallHookCounts Counts(long unreturned, long callsInGaps) => new(_enters, _exits, _switches, _unknownThreadEnters, _gaps.Samples,
+        _samplesInSyscalls, _samplesWithStack, callsInGaps, unreturned, _orphanExits, _modules.Modules.Count, _intervals.IsDefault);
 
     private Table<ProfilingGapRow> BuildGaps(IReadOnlyList<ProfilingGapDetector.Gap> gaps)
     {
-        var table = SyscallHookTables.Gaps.Table(gaps.Select(gap => new ProfilingGapRow
-        {
-            Start = gap.Start,
-            End = gap.End,
-            DurationMs = (gap.End - gap.Start) / 1e6,
-            EventsDuringGap = gap.EventsDuring,
-            LikelyCause = LikelyCause(gap),
-        }));
-        if (_gaps.Samples == 0)
-            table.AddNote(TableNote.Info("profiling-gaps.no-samples", $"No CPU samples (PerfInfo SampledProfile): profiling gaps cannot be found. Record with `{RecordWith}`."));
-        else if (_intervals.IsDefault)
-            table.AddNote(TableNote.Info("profiling-gaps.default-sample-interval",
-                "The trace has no profile-interval event: gaps are spans without samples longer than 10 × the default 1 ms interval."));
+        var table = SyscallHookTables.Gaps.Table(gaps.Select(gap => new ProfilingGapRow(
+            Start: gap.Start,
+            End: gap.End,
+            DurationMs: (gap.End - gap.Start) / 1e6,
+            EventsDuringGap: gap.EventsDuring,
+            LikelyCause: LikelyCause(gap)
+        )));
+        foreach (var note in SyscallHookNotes.Gaps(Counts(0, 0))) table.AddNote(note);
         return table;
     }
 

@@ -45,29 +45,28 @@ public sealed class TraceInfoAnalysis : ITraceAnalysis
     public IReadOnlyList<Table> Complete(AnalysisContext c)
     {
         var h = c.Header;
-        var table = Definition.Table([new TraceInfoRow
-        {
-            OsVersion = h.OsVersion,
-            OsBuild = h.Build,
-            Processors = h.NumberOfProcessors,
-            PointerSize = h.PointerSize,
-            ClockType = h.ClockType.ToString(),
-            CpuSpeedMHz = h.CpuSpeedMHz,
-            TraceStartUtc = StartTime(h),
-            Start = c.FirstEventNs,
-            End = c.LastEventNs,
-            Duration = c.LastEventNs - c.FirstEventNs,
-            Events = c.EventCount,
-            Buffers = c.Health.Buffers,
-            CompressedBuffers = c.Health.CompressedBuffers,
-            EventsLost = h.EventsLost,
-            BuffersLost = h.BuffersLost,
-            BuffersFlaggedEventsLost = c.Health.BuffersWithEventsLost,
-            ReaderWarnings = c.Health.WarningCount,
-            FileMode = $"0x{h.LogFileMode:X8}",
-            SessionName = h.LoggerName,
-            FileSizeBytes = c.FileLength,
-        }]);
+        var table = Definition.Table([new TraceInfoRow(
+            OsVersion: h.OsVersion,
+            OsBuild: h.Build,
+            Processors: h.NumberOfProcessors,
+            PointerSize: h.PointerSize,
+            ClockType: h.ClockType.ToString(),
+            CpuSpeedMHz: h.CpuSpeedMHz,
+            TraceStartUtc: StartTime(h),
+            Start: c.FirstEventNs,
+            End: c.LastEventNs,
+            Duration: c.LastEventNs - c.FirstEventNs,
+            Events: c.EventCount,
+            Buffers: c.Health.Buffers,
+            CompressedBuffers: c.Health.CompressedBuffers,
+            EventsLost: h.EventsLost,
+            BuffersLost: h.BuffersLost,
+            BuffersFlaggedEventsLost: c.Health.BuffersWithEventsLost,
+            ReaderWarnings: c.Health.WarningCount,
+            FileMode: $"0x{h.LogFileMode:X8}",
+            SessionName: h.LoggerName,
+            FileSizeBytes: c.FileLength
+        )]);
         if (h.EventsLost > 0 || h.BuffersLost > 0 || c.Health.BuffersWithEventsLost > 0)
             table.AddNote(TableNote.Warning("trace-info.events-lost", $"ETW lost data while recording: {h.EventsLost} events and {h.BuffersLost} buffers lost " +
                 $"({c.Health.BuffersWithEventsLost} buffers flagged); figures from this trace are lower bounds. " +

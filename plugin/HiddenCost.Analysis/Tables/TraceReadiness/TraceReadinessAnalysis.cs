@@ -88,19 +88,18 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
                 }
             }
             bool ready = problem.Required.All(Met);
-            rows.Add(new TraceReadinessRow
-            {
-                Table = problem.TableName,
-                Ready = ready,
-                Present = string.Join("; ", present),
-                Missing = string.Join("; ", missing),
-                CpuSamples = samples,
-                Stacks = stacks,
-                EventsLost = eventsLost,
-                BuffersLost = buffersLost,
-                Profile = problem.ProfileReference,
-                RecordWith = ready ? "" : problem.WprStartCommand,
-            });
+            rows.Add(new TraceReadinessRow(
+                Table: problem.TableName,
+                Ready: ready,
+                Present: string.Join("; ", present),
+                Missing: string.Join("; ", missing),
+                CpuSamples: samples,
+                Stacks: stacks,
+                EventsLost: eventsLost,
+                BuffersLost: buffersLost,
+                Profile: problem.ProfileReference,
+                RecordWith: ready ? "" : problem.WprStartCommand
+            ));
         }
         var table = Definition.Table(rows);
         if (eventsLost > 0 || buffersLost > 0)

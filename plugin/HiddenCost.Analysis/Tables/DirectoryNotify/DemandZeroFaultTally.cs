@@ -8,7 +8,7 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// each victim's counts go to the directories another process watched in those periods. Spreading them over every
 /// active directory as they came made memory and time grow with processes × watches.
 /// </summary>
-internal sealed class WatchFaultPeriods
+internal sealed class DemandZeroFaultTally
 {
     private readonly Dictionary<ProcessRef, long> _sinceChange = new();
     private readonly Dictionary<ProcessRef, List<(long Start, long Faults)>> _periods = new();
@@ -35,7 +35,7 @@ internal sealed class WatchFaultPeriods
     /// faults were logged under to those they turned out to be, as the victims' keys already are.
     /// </summary>
     public void CountInto(IReadOnlyDictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> victims,
-        IReadOnlyDictionary<WatchedDirectory, (ProcessRef Process, WatchPeriods Periods)[]> watchers, Func<ProcessRef, ProcessRef> final)
+        IReadOnlyDictionary<WatchedDirectory, (ProcessRef Process, WatchCoverage Periods)[]> watchers, Func<ProcessRef, ProcessRef> final)
     {
         var byProcess = new Dictionary<ProcessRef, List<(long Start, long Faults)>>();
         foreach (var (process, periods) in _periods)

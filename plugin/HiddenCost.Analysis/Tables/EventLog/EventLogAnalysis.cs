@@ -15,12 +15,12 @@ namespace HiddenCost.Analysis.Tables.EventLog;
 /// image rundown, CSwitch, Registry, FileIo reads and names, Microsoft-Windows-RPC 5–8, WMI-Activity 11),
 /// decodes them with the typed decoders and hands the facts to <see cref="EventLogTracker"/>.
 /// </summary>
-public sealed class EventLogRenderAnalysis : ITraceAnalysis
+public sealed class EventLogAnalysis : ITraceAnalysis
 {
     private readonly EventLogTracker _tracker;
     private readonly StringPool _strings;
 
-    public EventLogRenderAnalysis(TraceSession session)
+    public EventLogAnalysis(TraceSession session)
     {
         _strings = session.Strings;
         _tracker = new EventLogTracker(session.Process, session.Running);

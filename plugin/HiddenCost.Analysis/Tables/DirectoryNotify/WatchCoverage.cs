@@ -5,14 +5,14 @@ namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 /// whether any covers a time in O(log n). A directory may be watched by very many handles over a trace (a watcher
 /// that re-opens it), and each change placed at the end asks once.
 /// </summary>
-internal sealed class WatchPeriods
+internal sealed class WatchCoverage
 {
     private readonly long[] _starts;
     // The latest end among the periods starting at or before each start: some period covers t exactly when the
     // latest end of those that started by t is after t.
     private readonly long[] _latestEnd;
 
-    public WatchPeriods(IEnumerable<(long Start, long End)> periods)
+    public WatchCoverage(IEnumerable<(long Start, long End)> periods)
     {
         var sorted = periods.OrderBy(p => p.Start).ToArray();
         _starts = new long[sorted.Length];

@@ -3,7 +3,7 @@ using HiddenCost.Analysis.Common;
 namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 
 /// <summary>The processes watching a directory at some time, as the tracker was given them (one instance per set).</summary>
-internal sealed class WatcherSet(ProcessRef[] processes)
+internal sealed class WatchingProcesses(ProcessRef[] processes)
 {
     public ProcessRef[] Processes { get; } = processes;
 
