@@ -5,26 +5,51 @@ using HiddenCost.Etl;
 namespace HiddenCost.Analysis;
 
 /// <summary>
-/// Runs every analysis in one ordered pass over a trace. Never throws for a bad trace: the error comes back
-/// in <see cref="AnalysisResult.Error"/> with every table present (empty, with the error as a note).
+/// Runs the analyses in one ordered pass over a trace: every one, or those that make the tables asked for, over a
+/// session that builds only what they read (<see cref="AnalysisPlan"/>). Never throws for a bad trace: the error comes
+/// back in <see cref="AnalysisResult.Error"/> with every table asked for present (empty, with the error as a note).
 /// </summary>
 public static class TraceAnalyzer
 {
     private const long ProgressEveryEvents = 1 << 16;
 
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
-        Analyze(new TraceFileName(path, path), thresholds: null, progress, cancellationToken);
+        Analyze(new TraceFileName(path, path), tables: null, thresholds: null, progress, cancellationToken);
 
     /// <summary>Analyses the file <paramref name="trace"/> names; its <see cref="TraceFileName.Display"/> names it in every message.</summary>
     /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
     /// <param name="symbols">The run's symbol resolver (from the symbol path) to name native code; null: <c>module+0xRVA</c>.</param>
     public static AnalysisResult Analyze(TraceFileName trace, Tables.Findings.FindingThresholds? thresholds = null, IProgress<double>? progress = null,
-        CancellationToken cancellationToken = default, Symbols.Resolution.SymbolResolver? symbols = null)
+        CancellationToken cancellationToken = default, Symbols.Resolution.SymbolResolver? symbols = null) =>
+        Analyze(trace, tables: null, thresholds, progress, cancellationToken, symbols);
+
+    /// <param name="tables">
+    /// The ids of the tables to make (<see cref="TableCatalog.All"/>), or null for all: the result holds those tables
+    /// only, in catalog order, each with the same rows and notes as a run of every analysis gives it.
+    /// </param>
+    public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(new TraceFileName(path, path), tables, thresholds: null, progress, cancellationToken);
+
+    /// <inheritdoc cref="Analyze(string, IEnumerable{Guid}?, IProgress{double}?, CancellationToken)"/>
+    /// <param name="thresholds">Findings' thresholds; null for the defaults.</param>
+    /// <param name="symbols">The run's symbol resolver (from the symbol path) to name native code; null: <c>module+0xRVA</c>.</param>
+    public static AnalysisResult Analyze(TraceFileName trace, IEnumerable<Guid>? tables, Tables.Findings.FindingThresholds? thresholds,
+        IProgress<double>? progress = null, CancellationToken cancellationToken = default, Symbols.Resolution.SymbolResolver? symbols = null) =>
+        Analyze(trace, AnalysisPlan.For(thresholds is null ? TableCatalog.Analyses : TableCatalog.AnalysesWith(thresholds), tables), progress,
+            cancellationToken, symbols);
+
+    /// <summary>Runs the analyses of <paramref name="plan"/> over a session that builds what they read.</summary>
+    public static AnalysisResult Analyze(string path, AnalysisPlan plan, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
+        Analyze(new TraceFileName(path, path), plan, progress, cancellationToken);
+
+    /// <inheritdoc cref="Analyze(string, AnalysisPlan, IProgress{double}?, CancellationToken)"/>
+    public static AnalysisResult Analyze(TraceFileName trace, AnalysisPlan plan, IProgress<double>? progress = null, CancellationToken cancellationToken = default,
+        Symbols.Resolution.SymbolResolver? symbols = null)
     {
         var path = trace.Display;
-        var session = new TraceSession(symbols);
+        var session = new TraceSession(plan.Needs, symbols);
         // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
-        ITraceAnalysis[] analyses = [.. TableCatalog.CreateAnalyses(session, thresholds)];
+        ITraceAnalysis[] analyses = plan.CreateAnalyses(session);
         try
         {
             using var reader = EtlReader.Open(trace);
@@ -49,12 +74,12 @@ public static class TraceAnalyzer
             cancellationToken.ThrowIfCancellationRequested();
             session.Complete();
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
-            var tables = CompleteAll(analyses, context, cancellationToken);
+            var made = CompleteAll(analyses, context, cancellationToken).Where(table => plan.Wanted(table.Spec)).ToList();
             var damage = DamageNote(path, reader.Health);
             var undecodable = UndecodableReport.Summary(path, session.Undecodable, afterDamageNote: damage is not null);
             var warning = Join(Join(damage, undecodable), JoinedNote(path, reader.Header, reader.Health));
             var lostData = LostDataNote(reader.Header, reader.Health);
-            foreach (var table in tables)
+            foreach (var table in made)
             {
                 if (warning is not null) table.AddNote(TableNote.Warning(TraceNoteCodes.Partial, warning));
                 if (lostData is not null && !SaysLossItself(table.Spec)) table.AddNote(TableNote.Warning(TraceNoteCodes.EventsLost, lostData));
@@ -62,15 +87,15 @@ public static class TraceAnalyzer
                     table.AddNote(TableNote.Warning(TraceNoteCodes.Undecodable, lost));
             }
             progress?.Report(1.0);
-            return new AnalysisResult(path, tables, null) { Warning = warning };
+            return new AnalysisResult(path, made, null) { Warning = warning };
         }
         catch (EtlFormatException e)
         {
-            return Failed(path, e.Message);
+            return Failed(path, plan, e.Message);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            return Failed(path, $"{path}: {e.Message}");
+            return Failed(path, plan, $"{path}: {e.Message}");
         }
     }
 
@@ -136,9 +161,9 @@ public static class TraceAnalyzer
                "the thread a processor runs) may be paired wrongly. Record with larger or more buffers (MultiProfile.wprp sets them) or in file mode.";
     }
 
-    private static AnalysisResult Failed(string path, string error)
+    private static AnalysisResult Failed(string path, AnalysisPlan plan, string error)
     {
-        var tables = TableCatalog.All.Select(spec =>
+        var tables = plan.Tables.Select(spec =>
         {
             var t = Table.Empty(spec);
             t.AddNote(TableNote.Error(TraceNoteCodes.Unreadable, error));

@@ -156,7 +156,7 @@ public sealed class CliRunner
                 Volatile.Write(ref _analysing, true);
                 try
                 {
-                    result = Analyze(name);
+                    result = Analyze(name, AnalysedTables(selected));
                 }
                 finally
                 {
@@ -211,9 +211,18 @@ public sealed class CliRunner
         return new TraceFileName(DisplayName.Of(trace, bytes), trace, bytes);
     }
 
-    private AnalysisResult Analyze(TraceFileName path)
+    /// <summary>
+    /// The tables a run analyses (only their analyses run): those asked for, and Findings when a severity fails the run
+    /// (the gate reads it); null for all.
+    /// </summary>
+    private Guid[]? AnalysedTables(IReadOnlyList<TableSpec> selected) =>
+        selected.Count == 0 ? null
+            : selected.Select(s => s.Id).Concat(Findings.FailOn is null ? [] : [Analysis.Tables.TableIds.Findings]).Distinct().ToArray();
+
+    /// <param name="tables">The tables asked for (only their analyses run), or null for all.</param>
+    private AnalysisResult Analyze(TraceFileName path, IReadOnlyList<Guid>? tables)
     {
-        if (!_interactive) return TraceAnalyzer.Analyze(path, Findings.Thresholds, cancellationToken: _cancellation, symbols: Symbols);
+        if (!_interactive) return TraceAnalyzer.Analyze(path, tables, Findings.Thresholds, cancellationToken: _cancellation, symbols: Symbols);
         AnalysisResult? result = null;
         AnsiConsole.Progress()
             .AutoClear(true)
@@ -221,7 +230,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path.Display)), maxValue: 1.0);
-                result = TraceAnalyzer.Analyze(path, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation, Symbols);
+                result = TraceAnalyzer.Analyze(path, tables, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation, Symbols);
                 task.Value = 1.0;
             });
         return result!;

@@ -1,16 +1,18 @@
 using System.Globalization;
 using HiddenCost.Analysis;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Tables;
 using HiddenCost.Wpa.Mapping;
 using Microsoft.Performance.SDK.Processing;
 
 namespace HiddenCost.Wpa;
 
-/// <summary>How a trace is analysed; <see cref="TraceAnalyzer.Analyze"/> in WPA.</summary>
-internal delegate AnalysisResult AnalyzeTrace(string path, IProgress<double>? progress, CancellationToken cancellationToken);
+/// <summary>How a trace is analysed for the tables named by id; <see cref="TraceAnalyzer.Analyze(string, IEnumerable{Guid}?, IProgress{double}?, CancellationToken)"/> in WPA.</summary>
+internal delegate AnalysisResult AnalyzeTrace(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken);
 
 /// <summary>
-/// Analyses one trace when WPA processes it, then serves each enabled table through the generic mapping.
+/// Analyses one trace when WPA processes it, for the tables enabled by then (WPA enables none after processing) and
+/// Trace Info, which gives the timeline its extent; then serves each enabled table through the generic mapping.
 /// Nothing thrown inside escapes to WPA: a failure is logged to the host, shown to the user, and every table
 /// comes back empty with the error as its note. Only cancellation by the host ends the task as cancelled.
 /// </summary>
@@ -68,7 +70,7 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
         var path = _paths[0];
         try
         {
-            return ProcessedTrace.From(_analyze(path, new PercentProgress(progress), cancellationToken));
+            return ProcessedTrace.From(_analyze(path, TablesToAnalyse(), new PercentProgress(progress), cancellationToken));
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -80,6 +82,9 @@ internal sealed class HiddenCostDataProcessor : CustomDataProcessor
             return ProcessedTrace.Failed(_catalog, $"{path}: analysis failed: {e.GetType().Name}: {e.Message}");
         }
     }
+
+    /// <summary>The enabled tables, and Trace Info for the timeline (<see cref="TraceTimeline"/>).</summary>
+    private Guid[] TablesToAnalyse() => EnabledTables.Select(table => table.Guid).Append(TableIds.TraceInfo).Distinct().ToArray();
 
     /// <summary>
     /// Errors and warnings go to WPA's log, and to the user in a message when one is there to read it (not in a batch

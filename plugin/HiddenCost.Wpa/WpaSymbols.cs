@@ -12,11 +12,12 @@ namespace HiddenCost.Wpa;
 /// </summary>
 internal static class WpaSymbols
 {
-    public static AnalysisResult Analyze(string path, IProgress<double>? progress, CancellationToken cancellationToken)
+    /// <param name="tables">The tables WPA enabled (only their analyses run), or null for all.</param>
+    public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken)
     {
         using var symbols = SymbolPath.Resolve(null, Environment.GetEnvironmentVariable) is { } symbolPath
             ? new SymbolResolver(new SymbolResolverOptions { Path = symbolPath, Offline = true })
             : null;
-        return TraceAnalyzer.Analyze(new TraceFileName(path, path), thresholds: null, progress, cancellationToken, symbols);
+        return TraceAnalyzer.Analyze(new TraceFileName(path, path), tables, thresholds: null, progress, cancellationToken, symbols);
     }
 }

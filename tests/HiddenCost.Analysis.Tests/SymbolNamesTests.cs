@@ -35,7 +35,7 @@ public sealed class SymbolNamesTests
         File.Copy(Path.Combine(Fixtures, "native.pdb"), Path.Combine(store, "native.pdb"));
 
         using var resolver = new SymbolResolver(new SymbolResolverOptions { Path = SymbolPath.Parse(store, _ => null) });
-        var session = new TraceSession(resolver);
+        var session = new TraceSession(symbols: resolver);
         using (var reader = EtlReader.Open(b.Build().Bytes, "symbols.etl"))
             foreach (var e in reader.ReadEvents()) session.Observe(e);
         session.Complete();

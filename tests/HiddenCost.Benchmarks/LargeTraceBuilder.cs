@@ -22,7 +22,9 @@ internal static class LargeTraceBuilder
         var target = Path.Combine(folder, $"{Path.GetFileNameWithoutExtension(source)}-x{minimumBytes >> 20}MiB.etl");
         var bytes = File.ReadAllBytes(source);
         var buffers = BufferOffsets(bytes).Select(b => Plain(bytes, b.Offset, b.Size)).ToList();
-        if (File.Exists(target) && new FileInfo(target).Length >= minimumBytes && CountsItsCopies(target, buffers.Count)) return target;
+        HiddenCost.Etl.Header.TraceHeader sourceHeader;
+        using (var sourceReader = HiddenCost.Etl.EtlReader.Open(source)) sourceHeader = sourceReader.Header;
+        if (File.Exists(target) && new FileInfo(target).Length >= minimumBytes && CountsItsCopies(target, buffers.Count, sourceHeader.EndTimeUtc)) return target;
         long first = long.MaxValue, last = long.MinValue;
         foreach (var buffer in buffers)
         {
@@ -39,13 +41,14 @@ internal static class LargeTraceBuilder
         // (the reader warns of a file that holds more buffers than its trace header says were written: joined traces).
         var body = target + ".body.tmp";
         int written = buffers.Count;
-        long bodyBytes = 0;
+        long bodyBytes = 0, lastShift = 0;
         using (var output = new FileStream(body, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20))
         {
             output.Write(bytes.AsSpan(BufferOffsets(bytes)[0].Size));
             for (int round = 1; bodyBytes + bytes.Length < minimumBytes; round++)
             {
                 long shift = span * round;
+                lastShift = shift;
                 foreach (var buffer in buffers.Skip(1))
                 {
                     var data = (byte[])buffer.Data.Clone();
@@ -63,6 +66,8 @@ internal static class LargeTraceBuilder
         {
             var header = (byte[])buffers[0].Data.Clone();
             SetBuffersWritten(header, (uint)written);
+            // The header's end moves with the last copy: the reader leaves out events stamped far past it (damage).
+            MoveEndTime(header, (long)((Int128)lastShift * TimeSpan.TicksPerSecond / sourceHeader.TicksPerSecond));
             output.Write(buffers[0].Compressed ? Compress(header) : header);
             using var copies = File.OpenRead(body);
             copies.CopyTo(output);
@@ -72,13 +77,16 @@ internal static class LargeTraceBuilder
         return target;
     }
 
-    /// <summary>Whether a trace built before counts its copies' buffers in its header (builds before this check kept the source's count).</summary>
-    private static bool CountsItsCopies(string built, int sourceBuffers)
+    /// <summary>
+    /// Whether a trace built before counts its copies' buffers in its header and ends after them (builds before these
+    /// checks kept the source's count and end time).
+    /// </summary>
+    private static bool CountsItsCopies(string built, int sourceBuffers, DateTime? sourceEnd)
     {
         try
         {
             using var reader = HiddenCost.Etl.EtlReader.Open(built);
-            return reader.Header.BuffersWritten > sourceBuffers;
+            return reader.Header.BuffersWritten > sourceBuffers && (sourceEnd is null || reader.Header.EndTimeUtc > sourceEnd);
         }
         catch (HiddenCost.Etl.EtlFormatException)
         {
@@ -93,6 +101,15 @@ internal static class LargeTraceBuilder
         if (type is not (1 or 2 or 3 or 4)) throw new InvalidDataException("the first record is not the trace header's system record");
         int payload = BufferHeaderSize + (type <= 2 ? 32 : 24);
         BinaryPrimitives.WriteUInt32LittleEndian(firstBuffer.AsSpan(payload + 36), buffers);
+    }
+
+    /// <summary>Moves the trace header's EndTime (a FILETIME at its payload's offset 16) by <paramref name="by"/> (100 ns units); none stays none.</summary>
+    private static void MoveEndTime(byte[] firstBuffer, long by)
+    {
+        byte type = firstBuffer[BufferHeaderSize + 2];
+        int at = BufferHeaderSize + (type <= 2 ? 32 : 24) + 16;
+        long end = BinaryPrimitives.ReadInt64LittleEndian(firstBuffer.AsSpan(at));
+        if (end > 0) BinaryPrimitives.WriteInt64LittleEndian(firstBuffer.AsSpan(at), end + by);
     }
 
     /// <summary>A buffer as stored, or (compressed) its header plus the decompressed data up to SavedOffset.</summary>

@@ -10,7 +10,9 @@ namespace HiddenCost.Analysis.Pipeline;
 /// <summary>
 /// What all analyses of one pass share: the system state (processes, threads, images, CLR methods), the
 /// stack collector (stacks matched to their events), and one string pool. The analyzer feeds it each event
-/// before the analyses see it, so they can ask "which process is this thread in, now?".
+/// before the analyses see it, so they can ask "which process is this thread in, now?". It builds only the parts
+/// <see cref="Needs"/> names (what the pass's analyses declared they read); reading a part it does not build is a
+/// mistake in a declaration and throws, so a test that runs each analysis alone finds it.
 /// </summary>
 public sealed class TraceSession : IStackListener
 {
@@ -20,32 +22,43 @@ public sealed class TraceSession : IStackListener
     private readonly Dictionary<int, ProcessRef> _standInByThread = new();
     private readonly Dictionary<int, ProcessRef> _standInByProcess = new();
     private readonly Dictionary<ProcessRef, (int ThreadId, int ProcessId, long FirstNs)> _standIns = new(ReferenceEqualityComparer.Instance);
+    private readonly StackCollector _stacks;
+    private readonly StackedKernelEvents _stackedEvents = new();
+    private readonly RunningThreads _running = new();
     private bool _complete;
 
+    /// <param name="needs">The parts of the session the planned analyses read; the others are not built.</param>
     /// <param name="symbols">Names native frames from PDBs when given (the run's symbol path); null: <c>module+0xRVA</c> as always.</param>
-    public TraceSession(Symbols.Resolution.SymbolResolver? symbols = null)
+    public TraceSession(SessionNeeds needs = SessionNeeds.All, Symbols.Resolution.SymbolResolver? symbols = null)
     {
+        Needs = needs;
         Strings = new StringPool();
-        State = new TraceState(Strings);
-        Stacks = new StackCollector(listener: this);
+        State = new TraceState(Strings, StatePartsFor(needs));
+        _stacks = new StackCollector(listener: this);
         Symbols = new SymbolNames(symbols, State);
     }
+
+    /// <summary>The parts this session builds.</summary>
+    public SessionNeeds Needs { get; }
 
     /// <summary>Native function names from PDBs, asked for only when a table needs one.</summary>
     public SymbolNames Symbols { get; }
 
     /// <summary>Kernel events that carried a stack, by kind (Event Counts and Trace Readiness read it).</summary>
-    public StackedKernelEvents StackedEvents { get; } = new();
+    public StackedKernelEvents StackedEvents => Built(SessionNeeds.StackedEvents) ? _stackedEvents : throw NotBuilt(SessionNeeds.StackedEvents);
 
     /// <summary>Events of kinds the tables read that their decoders could not decode (damage inside payloads).</summary>
     public UndecodableEvents Undecodable { get; } = new();
 
     /// <summary>The thread running on each processor, from the context switches the session sees before the analyses do.</summary>
-    public RunningThreads Running { get; } = new();
+    public RunningThreads Running => Built(SessionNeeds.RunningThreads) ? _running : throw NotBuilt(SessionNeeds.RunningThreads);
 
     public StringPool Strings { get; }
+
+    /// <summary>Processes, threads, images and methods over time, as far as <see cref="Needs"/> asks (lookups of the rest find nothing).</summary>
     public TraceState State { get; }
-    public StackCollector Stacks { get; }
+
+    public StackCollector Stacks => Built(SessionNeeds.Stacks) ? _stacks : throw NotBuilt(SessionNeeds.Stacks);
 
     /// <summary>Every completed stack is passed to <paramref name="listener"/> (register in the constructor).</summary>
     public void AddStackListener(IStackListener listener) => _stackListeners.Add(listener);
@@ -54,19 +67,30 @@ public sealed class TraceSession : IStackListener
     {
         State.Observe(e);
         // Before the analyses see the switch: those that track it report it too and get the state before it.
-        if (e.IsKernel && e.Group == KernelGroups.Thread && e.Opcode == ContextSwitch.Opcode && ContextSwitch.TryDecode(e, out var cs))
-            Running.Switch(e.TimeNs, e.Cpu, cs.NewThreadId, cs.OldThreadId);
-        Stacks.Observe(e);
-        StackedEvents.Observe(e);
+        if (Built(SessionNeeds.RunningThreads) && e.IsKernel && e.Group == KernelGroups.Thread && e.Opcode == ContextSwitch.Opcode
+            && ContextSwitch.TryDecode(e, out var cs))
+            _running.Switch(e.TimeNs, e.Cpu, cs.NewThreadId, cs.OldThreadId);
+        if (Built(SessionNeeds.Stacks)) _stacks.Observe(e);
+        if (Built(SessionNeeds.StackedEvents)) _stackedEvents.Observe(e);
         Undecodable.Observe(e, Strings);
     }
 
     /// <summary>Call once after the last event: finishes stacks still waiting for their user part.</summary>
     public void Complete()
     {
-        Stacks.Complete();
+        if (Built(SessionNeeds.Stacks)) _stacks.Complete();
         _complete = true;
     }
+
+    private bool Built(SessionNeeds part) => (Needs & part) == part;
+
+    private static InvalidOperationException NotBuilt(SessionNeeds part) =>
+        new($"this pass's session does not build {part}: the analysis reading it must declare it (AnalysisEntry)");
+
+    private static StateParts StatePartsFor(SessionNeeds needs) =>
+        ((needs & SessionNeeds.Processes) != 0 ? StateParts.Processes : StateParts.None)
+        | ((needs & SessionNeeds.Images) != 0 ? StateParts.Images : StateParts.None)
+        | ((needs & SessionNeeds.ClrMethods) != 0 ? StateParts.ClrMethods : StateParts.None);
 
     void IStackListener.OnStack(in StackMatch match)
     {
@@ -79,6 +103,7 @@ public sealed class TraceSession : IStackListener
     /// </summary>
     public ProcessRef Process(int processId, long timeNs)
     {
+        if (!Built(SessionNeeds.Processes)) throw NotBuilt(SessionNeeds.Processes);
         if (processId < 0) return ProcessRef.Unknown;
         var info = State.GetProcess(processId, timeNs);
         if (info is null)
@@ -104,6 +129,7 @@ public sealed class TraceSession : IStackListener
     /// </summary>
     public ProcessRef ProcessOfThread(int threadId, long timeNs, int fallbackProcessId = -1)
     {
+        if (!Built(SessionNeeds.Processes)) throw NotBuilt(SessionNeeds.Processes);
         var thread = threadId > 0 ? State.GetThread(threadId, timeNs) : null;
         if (thread is not null)
         {

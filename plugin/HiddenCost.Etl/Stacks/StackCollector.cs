@@ -42,6 +42,10 @@ public sealed class StackCollector
     private readonly Queue<(long TimeNs, long Timestamp, int Thread)> _ticketAges = new();
     private readonly List<StackId> _ticketResults = new();
     private readonly ulong[] _scratch = new ulong[MaxFrames];
+    // Key parts (pending, or resolved to a duplicate) that kernel parts waiting for their user part hold (how many each), and deleted keys' parts
+    // released to the store once the last of those is finished.
+    private readonly Dictionary<int, int> _waitingOnPending = new();
+    private readonly HashSet<int> _releaseWhenUnheld = new();
     private long _now;
 
     private readonly record struct Waiting(long Timestamp, int ProcessId, int KernelPart);
@@ -177,7 +181,12 @@ public sealed class StackCollector
                 var frames = _scratch.AsSpan(0, n);
                 if (definition.EndsKey)
                 {
-                    if (_openKeys.Remove(definition.Key, out int part)) Store.ResolvePart(part, frames);
+                    if (_openKeys.Remove(definition.Key, out int part))
+                    {
+                        Store.ResolvePart(part, frames);
+                        if (_waitingOnPending.ContainsKey(part)) _releaseWhenUnheld.Add(part);
+                        else Store.Release(part);
+                    }
                 }
                 else if (_openKeys.TryGetValue(definition.Key, out int pending) && Store.IsPending(pending))
                 {
@@ -251,8 +260,23 @@ public sealed class StackCollector
             waiting.RemoveAt(0);
             KernelOnlyFlushed++;
             Emit(oldest.Timestamp, oldest.ProcessId, tid, oldest.KernelPart, 0);
+            Unhold(oldest.KernelPart);
         }
         waiting.Add(new Waiting(timestamp, pid, part));
+        if (Store.IsPending(part) || Store.Resolved(part) != part) _waitingOnPending[part] = _waitingOnPending.GetValueOrDefault(part) + 1;
+    }
+
+    /// <summary>A waiting kernel part is finished: a deleted key's part nothing else holds goes back to the store.</summary>
+    private void Unhold(int part)
+    {
+        if (_waitingOnPending.Count == 0 || !_waitingOnPending.TryGetValue(part, out int held)) return;
+        if (held > 1)
+        {
+            _waitingOnPending[part] = held - 1;
+            return;
+        }
+        _waitingOnPending.Remove(part);
+        if (_releaseWhenUnheld.Remove(part)) Store.Release(part);
     }
 
     private void AddUserPart(long timestamp, int pid, int tid, int part)
@@ -273,6 +297,7 @@ public sealed class StackCollector
                     KernelOnlyFlushed++;
                     Emit(w.Timestamp, w.ProcessId, tid, w.KernelPart, 0);
                 }
+                Unhold(w.KernelPart);
             }
             waiting.Clear();
         }
@@ -286,6 +311,7 @@ public sealed class StackCollector
         {
             KernelOnlyFlushed++;
             Emit(w.Timestamp, w.ProcessId, tid, w.KernelPart, 0);
+            Unhold(w.KernelPart);
         }
     }
 

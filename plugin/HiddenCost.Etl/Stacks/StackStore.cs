@@ -6,6 +6,11 @@ namespace HiddenCost.Etl.Stacks;
 /// event that defines its frames (the kernel logs KeyDelete/KeyRundown after the references); it reads as
 /// empty until <see cref="ResolvePart"/>, and afterwards as the content part it turned out to be.
 /// Part 0 is the empty part; <see cref="StackId.None"/> is no stack.
+/// Memory follows the distinct stacks, not the keys: a kernel key lives until its KeyDelete and a trace defines the
+/// same stacks under new keys again and again (net.4.5.2.x64 repeated: 16,000 key lifetimes a million events). When a
+/// pending part turns out to duplicate a stored one, the stacks made with it are rewritten to that part (their ids
+/// stay valid: a duplicate keeps its slot, 8 bytes, and leaves the index), and once the collector says nothing refers
+/// to it any more (<see cref="Release"/>) its slot is reused for the next pending part.
 /// </summary>
 public sealed class StackStore
 {
@@ -17,6 +22,9 @@ public sealed class StackStore
     private (int Kernel, int User)[] _stacks = new (int, int)[256];
     private int _stackCount = 1;
     private readonly Dictionary<(int Kernel, int User), int> _stackIndex = new();
+    // The stacks made with each part still pending, to rewrite when it resolves to a duplicate.
+    private readonly Dictionary<int, List<int>> _stacksOfPending = new();
+    private readonly Stack<int> _freeParts = new();
 
     private struct Part
     {
@@ -31,7 +39,10 @@ public sealed class StackStore
     /// <summary>Distinct stacks interned (kernel/user pairs).</summary>
     public int StackCount => _stackCount - 1;
 
-    /// <summary>Parts stored (content parts plus pending key parts).</summary>
+    /// <summary>Stacks the index finds by their parts: the distinct stacks, and those made with parts still pending.</summary>
+    public int IndexedStacks => _stackIndex.Count;
+
+    /// <summary>Part slots in use or free for reuse (content parts, pending key parts, duplicates not yet released).</summary>
     public int PartCount => _partCount - 1;
 
     /// <summary>Frames stored in total.</summary>
@@ -63,21 +74,70 @@ public sealed class StackStore
     {
         if (!IsPending(part)) return;
         _parts[part].Pending = false;
+        _stacksOfPending.Remove(part, out var stacks);
         if (frames.IsEmpty) return;
         int existing = InternExisting(frames, out int hash);
-        if (existing != 0) _parts[part].Alias = existing;
-        else Store(part, frames, hash);
+        if (existing == 0)
+        {
+            Store(part, frames, hash);
+            return;
+        }
+        _parts[part].Alias = existing;
+        if (stacks is not null) RewriteStacks(stacks);
+    }
+
+    /// <summary>
+    /// The collector holds <paramref name="part"/> no more (its key was deleted, nothing waits with it): when it resolved
+    /// to a duplicate, no stack refers to it either, and its slot takes the next pending part.
+    /// </summary>
+    public void Release(int part)
+    {
+        if (part <= 0 || part >= _partCount) return;
+        ref var p = ref _parts[part];
+        if (p.Pending || p.Alias == 0) return; // pending, or content that stacks and other parts share
+        p = default;
+        _freeParts.Push(part);
+    }
+
+    /// <summary>The part a pending part resolved to when it duplicated a stored one; the part itself otherwise.</summary>
+    public int Resolved(int part) => CanonicalPart(part);
+
+    /// <summary>
+    /// Stacks made with a pending part that turned out a duplicate now name the stored part: each keeps its id (callers
+    /// hold it); the pair leaves the index, and an id for the same frames already there stays the one new lookups find.
+    /// </summary>
+    private void RewriteStacks(List<int> stacks)
+    {
+        foreach (int id in stacks)
+        {
+            var old = _stacks[id];
+            var now = (CanonicalPart(old.Kernel), CanonicalPart(old.User));
+            if (now == old) continue;
+            if (_stackIndex.TryGetValue(old, out int indexed) && indexed == id) _stackIndex.Remove(old);
+            _stacks[id] = now;
+            if (!_stackIndex.ContainsKey(now)) _stackIndex[now] = id; // a part still pending keeps it listed for its own rewrite
+        }
+    }
+
+    private List<int> StacksOfPending(int part)
+    {
+        if (!_stacksOfPending.TryGetValue(part, out var list)) _stacksOfPending[part] = list = new List<int>(2);
+        return list;
     }
 
     /// <summary>The stack made of these two parts (<see cref="StackId.None"/> when both are empty).</summary>
     public StackId Intern(int kernelPart, int userPart)
     {
         if (kernelPart == 0 && userPart == 0) return StackId.None;
+        kernelPart = CanonicalPart(kernelPart);
+        userPart = CanonicalPart(userPart);
         if (_stackIndex.TryGetValue((kernelPart, userPart), out int id)) return new StackId(id);
         if (_stackCount == _stacks.Length) Array.Resize(ref _stacks, _stacks.Length * 2);
         id = _stackCount++;
         _stacks[id] = (kernelPart, userPart);
         _stackIndex[(kernelPart, userPart)] = id;
+        if (IsPending(kernelPart)) StacksOfPending(kernelPart).Add(id);
+        if (userPart != kernelPart && IsPending(userPart)) StacksOfPending(userPart).Add(id);
         return new StackId(id);
     }
 
@@ -98,8 +158,9 @@ public sealed class StackStore
     public StackId Canonical(StackId stack)
     {
         var (kernel, user) = PartsOf(stack);
-        int k = CanonicalPart(kernel), u = CanonicalPart(user);
-        return k == kernel && u == user ? stack : Intern(k, u);
+        if (kernel == 0 && user == 0) return stack;
+        // A stack rewritten when its pending part turned out a duplicate keeps its own id; the index knows the first.
+        return Intern(CanonicalPart(kernel), CanonicalPart(user));
     }
 
     public ReadOnlySpan<ulong> PartFrames(int part)
@@ -125,6 +186,7 @@ public sealed class StackStore
 
     private int NewPart()
     {
+        if (_freeParts.TryPop(out int free)) return free;
         if (_partCount == _parts.Length) GrowParts();
         return _partCount++;
     }

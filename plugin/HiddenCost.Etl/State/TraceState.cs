@@ -32,9 +32,21 @@ public sealed class TraceState
     private readonly List<ThreadInfo> _threads = new();
     private readonly List<ImageInfo> _allImages = new();
     private readonly List<(string Nt, string Dos)> _volumes = new();
+    private readonly StateParts _parts;
     private int _methodCount;
 
-    public TraceState(StringPool? strings = null) => _strings = strings ?? new StringPool();
+    /// <param name="parts">
+    /// What to learn; images and methods need processes too (a rundown's ranges begin with their process instance), so
+    /// asking for either learns processes as well. Lookups of a part not learned find nothing.
+    /// </param>
+    public TraceState(StringPool? strings = null, StateParts parts = StateParts.All)
+    {
+        _strings = strings ?? new StringPool();
+        _parts = parts == StateParts.None ? parts : parts | StateParts.Processes;
+    }
+
+    /// <summary>What this state learns from the events.</summary>
+    public StateParts Parts => _parts;
 
     /// <summary>Every process instance seen, in order of appearance.</summary>
     public IReadOnlyList<ProcessInfo> Processes => _processes;
@@ -57,22 +69,24 @@ public sealed class TraceState
     {
         if (e.IsKernel)
         {
+            if ((_parts & StateParts.Processes) == 0) return;
             switch (e.Group)
             {
                 case KernelGroups.Process: ObserveProcess(e); break;
                 case KernelGroups.Thread: ObserveThread(e); break;
-                case KernelGroups.Image: ObserveImage(e); break;
+                case KernelGroups.Image when (_parts & StateParts.Images) != 0: ObserveImage(e); break;
             }
             return;
         }
         if (e.Kind is Records.RecordHeaderKind.Classic or Records.RecordHeaderKind.Instance)
         {
+            if ((_parts & StateParts.Images) == 0) return;
             if (DbgIdRsds.TryDecode(e, out var rsds, _strings)) AttachPdb(rsds);
             else if (ImageIdEvent.TryDecode(e, out var id, _strings)) AttachImageId(id);
             else if (VolumeMapping.TryDecode(e, out var volume) && !_volumes.Contains((volume.NtPath, volume.DosPath))) _volumes.Add((volume.NtPath, volume.DosPath));
             return;
         }
-        if (ClrMethod.TryDecodeRange(e, out var kind, out ulong methodId, out ulong start, out uint size)) ObserveMethod(e, kind, methodId, start, size);
+        if ((_parts & StateParts.ClrMethods) != 0 && ClrMethod.TryDecodeRange(e, out var kind, out ulong methodId, out ulong start, out uint size)) ObserveMethod(e, kind, methodId, start, size);
     }
 
     /// <summary>The instance of process <paramref name="processId"/> alive at <paramref name="timeNs"/> (else the latest one before it).</summary>

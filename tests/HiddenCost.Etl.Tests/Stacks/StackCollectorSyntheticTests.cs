@@ -124,6 +124,50 @@ public sealed class StackCollectorSyntheticTests
     }
 
     [TestMethod]
+    public void A_key_defined_again_with_the_same_frames_reuses_its_part_and_its_stacks_read_them_synthetic()
+    {
+        // One key deleted and used again a thousand times, as the kernel's key cache does over a long trace: its part
+        // slot is reused once its frames turn out stored, and the index holds one stack, not one a lifetime.
+        var recorder = new Recorder();
+        var c = new StackCollector(listener: recorder);
+        for (int i = 0; i < 1000; i++)
+        {
+            long t = 10 + 10 * i;
+            c.Observe(KeyRef(true, t, 50, 7, 0x1, t));
+            c.Observe(KeyDef(StackWalkTypes.KeyDelete, 0x1, t + 5, U1, U2));
+        }
+        Assert.AreEqual(1000, recorder.Matches.Count);
+        foreach (var match in recorder.Matches)
+            CollectionAssert.AreEqual(new[] { U1, U2 }, c.Store.GetFrames(match.Stack).ToArray());
+        Assert.AreEqual(1, recorder.Matches.Select(m => c.Store.Canonical(m.Stack)).Distinct().Count());
+        Assert.IsTrue(c.Store.PartCount <= 2, $"{c.Store.PartCount} part slots");
+        Assert.AreEqual(1, c.Store.IndexedStacks);
+    }
+
+    [TestMethod]
+    public void A_kernel_part_waiting_for_its_user_part_keeps_a_deleted_keys_part_until_it_is_finished_synthetic()
+    {
+        // The kernel key is deleted (a duplicate of stored frames) while its part waits on the thread for the user part:
+        // the slot must not be reused by the next key before the waiting part is finished, or that stack would read the
+        // next key's frames.
+        var recorder = new Recorder();
+        var c = new StackCollector(listener: recorder);
+        c.Observe(Stack(5, 50, 7, 5, K1));                         // K1 stored as content (kernel part, waits)
+        c.Observe(KeyRef(false, 10, 50, 8, 0x1, 10));               // kernel key on thread 8: waits for its user part
+        c.Observe(KeyDef(StackWalkTypes.KeyDelete, 0x1, 11, K1));   // a duplicate of the stored K1
+        c.Observe(KeyRef(false, 12, 50, 9, 0x2, 12));               // a new key on thread 9 takes a part slot
+        c.Observe(KeyDef(StackWalkTypes.KeyDelete, 0x2, 13, K2));
+        c.Observe(Stack(10, 50, 8, 14, U1));                        // thread 8's user part joins the waiting kernel part
+        c.Observe(Stack(12, 50, 9, 15, U2));
+        c.Complete();
+        var thread8 = recorder.Matches.Single(m => m.ThreadId == 8);
+        var thread9 = recorder.Matches.Single(m => m.ThreadId == 9);
+        CollectionAssert.AreEqual(new[] { K1 }, c.Store.GetFrames(thread8.Stack).Kernel.ToArray());
+        CollectionAssert.AreEqual(new[] { U1 }, c.Store.GetFrames(thread8.Stack).User.ToArray());
+        CollectionAssert.AreEqual(new[] { K2 }, c.Store.GetFrames(thread9.Stack).Kernel.ToArray());
+    }
+
+    [TestMethod]
     public void Tickets_get_the_stack_of_their_event_and_none_when_no_stack_comes_synthetic()
     {
         var c = new StackCollector();

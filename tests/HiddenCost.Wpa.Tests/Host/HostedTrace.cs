@@ -42,7 +42,8 @@ public sealed class HostedTrace
         return source;
     }
 
-    public static HostedTrace Open(string path)
+    /// <param name="enable">The names of the tables to enable (and build); every table the source lists when null.</param>
+    public static HostedTrace Open(string path, IReadOnlyCollection<string>? enable = null)
     {
         var host = new TestHost();
         var source = CreateSource(host);
@@ -54,12 +55,13 @@ public sealed class HostedTrace
         var grouper = source as IDataSourceGrouper ?? throw new AssertFailedException("the processing source does not group its data sources");
         var group = grouper.CreateValidGroups([file], ProcessorOptions.Default).Single();
         var processor = source.CreateProcessor(group, host, ProcessorOptions.Default);
-        foreach (var table in source.DataTables) processor.EnableTable(table);
+        var enabled = source.DataTables.Where(table => enable is null || enable.Contains(table.Name)).ToArray();
+        foreach (var table in enabled) processor.EnableTable(table);
         var progress = new RecordingProgress();
         processor.ProcessAsync(progress, CancellationToken.None).GetAwaiter().GetResult();
 
         var tables = new Dictionary<string, RecordingTableBuilder>();
-        foreach (var table in source.DataTables)
+        foreach (var table in enabled)
         {
             var builder = new RecordingTableBuilder();
             processor.BuildTable(table, builder);

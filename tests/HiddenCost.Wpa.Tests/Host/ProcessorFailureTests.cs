@@ -32,7 +32,7 @@ public sealed class ProcessorFailureTests
     public void Analysis_that_throws_leaves_every_table_empty_with_the_error_and_logs_the_exception()
     {
         var bug = new InvalidOperationException("boom");
-        var (processor, host) = Processor((_, _, _) => throw bug, "/traces/a.etl");
+        var (processor, host) = Processor((_, _, _, _) => throw bug, "/traces/a.etl");
 
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
 
@@ -51,7 +51,7 @@ public sealed class ProcessorFailureTests
     public void Without_a_user_to_read_them_errors_and_warnings_are_logged_and_listed_not_shown()
     {
         const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends early): only part was read";
-        var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _) =>
+        var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _, _) =>
             new AnalysisResult(path, TableCatalog.All.Select(spec => Table.Empty(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl", "/traces/b.etl");
 
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
@@ -60,7 +60,7 @@ public sealed class ProcessorFailureTests
         Assert.AreEqual(2, host.Entries("Warn").Count(), "the damage and the trace not analysed");
         Assert.AreEqual(Damage, processor.GetDataSourceInfo().Errors.Single().Message);
 
-        var (failed, failedHost) = Processor(new TestHost { IsInteractive = false }, (_, _, _) => throw new InvalidOperationException("boom"), "/traces/a.etl");
+        var (failed, failedHost) = Processor(new TestHost { IsInteractive = false }, (_, _, _, _) => throw new InvalidOperationException("boom"), "/traces/a.etl");
         failed.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
         Assert.AreEqual(0, failedHost.Messages.Count);
         Assert.AreEqual(1, failedHost.Entries("Error").Count(e => e.Text.Contains("boom", StringComparison.Ordinal)));
@@ -70,7 +70,7 @@ public sealed class ProcessorFailureTests
     public void Table_notes_are_logged_at_their_severity_and_the_trace_warning_they_repeat_only_once()
     {
         const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends early): only part was read";
-        var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _) =>
+        var (processor, host) = Processor(new TestHost { IsInteractive = false }, (path, _, _, _) =>
         {
             var tables = TableCatalog.All.Select(Table.Empty).ToArray();
             foreach (var table in tables) table.AddNote(TableNote.Warning(TraceNoteCodes.Partial, Damage));
@@ -90,7 +90,7 @@ public sealed class ProcessorFailureTests
     public void A_damaged_trace_is_shown_as_a_warning_and_listed_with_the_data_source_errors()
     {
         const string Damage = "/traces/a.etl is damaged (offset 0x2000: file ends inside a 4096-byte buffer (100 bytes present); the file ends early): only part was read";
-        var (processor, host) = Processor((path, _, _) =>
+        var (processor, host) = Processor((path, _, _, _) =>
             new AnalysisResult(path, TableCatalog.All.Select(spec => Table.Empty(spec)).ToArray(), null) { Warning = Damage }, "/traces/a.etl");
 
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
@@ -106,7 +106,7 @@ public sealed class ProcessorFailureTests
     public void Cancellation_by_the_host_ends_processing_as_cancelled_not_failed()
     {
         using var cancel = new CancellationTokenSource();
-        var (processor, host) = Processor((_, _, token) =>
+        var (processor, host) = Processor((_, _, _, token) =>
         {
             cancel.Cancel();
             token.ThrowIfCancellationRequested();
@@ -123,7 +123,7 @@ public sealed class ProcessorFailureTests
     [TestMethod]
     public void Table_built_before_processing_comes_back_empty_with_the_reason()
     {
-        var (processor, _) = Processor((path, _, _) => new AnalysisResult(path, [], null), "/traces/a.etl");
+        var (processor, _) = Processor((path, _, _, _) => new AnalysisResult(path, [], null), "/traces/a.etl");
 
         var table = Build(processor, TableCatalog.All[0]);
 
@@ -134,7 +134,7 @@ public sealed class ProcessorFailureTests
     [TestMethod]
     public void Table_the_analysis_did_not_return_is_logged_not_thrown()
     {
-        var (processor, host) = Processor((path, _, _) => new AnalysisResult(path, [], null), "/traces/a.etl");
+        var (processor, host) = Processor((path, _, _, _) => new AnalysisResult(path, [], null), "/traces/a.etl");
         processor.ProcessAsync(new Progress<int>(), CancellationToken.None).GetAwaiter().GetResult();
 
         var table = Build(processor, TableCatalog.All[0]);
@@ -147,7 +147,7 @@ public sealed class ProcessorFailureTests
     public void Second_trace_given_to_one_processor_is_named_in_a_warning_the_user_sees()
     {
         var analysed = new List<string>();
-        var (processor, host) = Processor((path, _, _) =>
+        var (processor, host) = Processor((path, _, _, _) =>
         {
             analysed.Add(path);
             return new AnalysisResult(path, TableCatalog.All.Select(s => Table.Empty(s)).ToArray(), null);

@@ -1,0 +1,52 @@
+using HiddenCost.Analysis.Model;
+
+namespace HiddenCost.Analysis.Pipeline;
+
+/// <summary>
+/// What one pass runs for the tables asked for: the analyses that make them and those that make the tables they read
+/// (an analysis making several tables runs once, and the tables not asked for are dropped), and the union of what
+/// those analyses read of the session.
+/// </summary>
+public sealed class AnalysisPlan
+{
+    private readonly IReadOnlyList<AnalysisEntry> _entries;
+    private readonly IReadOnlySet<Guid>? _tables;
+
+    private AnalysisPlan(IReadOnlyList<AnalysisEntry> entries, IReadOnlySet<Guid>? tables)
+    {
+        _entries = entries;
+        _tables = tables;
+        foreach (var entry in entries) Needs |= entry.Needs;
+    }
+
+    /// <summary>Every analysis of <paramref name="catalog"/>, every table.</summary>
+    public static AnalysisPlan Everything(IReadOnlyList<AnalysisEntry> catalog) => new(catalog, null);
+
+    /// <summary>
+    /// The analyses of <paramref name="catalog"/> that make the tables <paramref name="tableIds"/> names (ids no entry
+    /// makes are ignored); every analysis when <paramref name="tableIds"/> is null.
+    /// </summary>
+    public static AnalysisPlan For(IReadOnlyList<AnalysisEntry> catalog, IEnumerable<Guid>? tableIds)
+    {
+        if (tableIds is null) return Everything(catalog);
+        var wanted = tableIds.ToHashSet();
+        // What the analyses asked for read from other analyses' tables is made too (one level: those read none).
+        var made = wanted.Concat(catalog.Where(entry => entry.Makes(wanted)).SelectMany(entry => entry.ReadsTables)).ToHashSet();
+        return new AnalysisPlan(catalog.Where(entry => entry.Makes(made)).ToArray(), wanted);
+    }
+
+    /// <summary>What the planned analyses read of the session.</summary>
+    public SessionNeeds Needs { get; }
+
+    /// <summary>The analyses the pass runs, in catalog order.</summary>
+    public IReadOnlyList<AnalysisEntry> Entries => _entries;
+
+    /// <summary>The tables the pass gives back, in catalog order.</summary>
+    public IEnumerable<TableSpec> Tables => _entries.SelectMany(e => e.Tables).Where(Wanted);
+
+    /// <summary>Whether the pass gives <paramref name="table"/> back (a planned analysis may make others too).</summary>
+    public bool Wanted(TableSpec table) => _tables is null || _tables.Contains(table.Id);
+
+    /// <summary>Fresh analyses for one pass over <paramref name="session"/> (which should meet <see cref="Needs"/>).</summary>
+    public ITraceAnalysis[] CreateAnalyses(TraceSession session) => _entries.Select(e => e.Create(session)).ToArray();
+}
