@@ -9,18 +9,21 @@ namespace HiddenCost.Cli.Output;
 /// </summary>
 public static class PlainTextWriter
 {
-    public static void Write(TextWriter w, AnalysisResult result, IReadOnlyList<Table> tables)
+    public static void Write(TextWriter w, AnalysisResult result, IReadOnlyList<Table> tables) => new Outline(w).Write(result, tables);
+
+    private sealed class Outline(TextWriter w) : TextReportOutline
     {
-        w.WriteLine($"# {result.TracePath}");
-        if (result.Error is not null) w.WriteLine($"error: {result.Error}");
-        foreach (var sentence in FindingsText.Sentences(result, tables)) w.WriteLine(sentence);
-        foreach (var table in tables)
+        protected override void TraceHeading(string tracePath) => w.WriteLine($"# {tracePath}");
+        protected override void Error(string message) => w.WriteLine($"error: {message}");
+        protected override void Line(string text) => w.WriteLine(text);
+        protected override void BlankLine() => w.WriteLine();
+        protected override void TableHeading(string name, string rowCount) => w.WriteLine($"## {name} ({rowCount})");
+        protected override void Note(string text) => w.WriteLine($"note: {text}");
+
+        protected override void Rows(Table table)
         {
-            w.WriteLine();
-            w.WriteLine($"## {table.Spec.Name} ({CellFormatter.RowCount(table.RowCount)})");
-            foreach (var note in table.Notes) w.WriteLine($"note: {note.Text}");
             if (table.RowCount == 1) WriteVertical(w, table);
-            else if (table.RowCount > 1) WriteGrid(w, table);
+            else WriteGrid(w, table);
         }
     }
 
