@@ -10,18 +10,17 @@ namespace HiddenCost.Etl.Reading;
 /// one buffer, the pass's read-ahead thread (when it has one) loads the buffers needed next, so reading and
 /// decompressing overlap decoding.
 /// </summary>
-internal sealed class ProcessorStream
+/// <param name="worker">The pass's read-ahead thread, or null to load every buffer on the calling thread.</param>
+/// <param name="stream">This stream's number with <paramref name="worker"/>.</param>
+/// <param name="cancellation">Checked for every buffer taken: a stream of buffers that yield no event still stops.</param>
+/// <param name="window">The timestamps a recorder can have written (default: every one); others are left out as damage.</param>
+internal sealed class ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null,
+    int stream = -1, CancellationToken cancellation = default, TimeWindow? window = null)
 {
     private const int MaxInversionWarnings = 10;
     private const int MaxOutOfTimeWarnings = 10;
 
-    private readonly BufferLoader _loader;
-    private readonly IReadOnlyList<long> _offsets;
-    private readonly TraceHealth _health;
-    private readonly ReadAheadWorker? _worker;
-    private readonly int _stream;
-    private readonly CancellationToken _cancellation;
-    private readonly TimeWindow _window;
+    private readonly TimeWindow _window = window ?? TimeWindow.All;
     private byte[] _data = Array.Empty<byte>();
     private int _nextBuffer;
     private int _end;
@@ -30,24 +29,7 @@ internal sealed class ProcessorStream
     private int _filledEnd; // where the buffer header says its records end (0: it does not say)
     private long _lastTimestamp = long.MinValue;
 
-    /// <param name="worker">The pass's read-ahead thread, or null to load every buffer on the calling thread.</param>
-    /// <param name="stream">This stream's number with <paramref name="worker"/>.</param>
-    /// <param name="cancellation">Checked for every buffer taken: a stream of buffers that yield no event still stops.</param>
-    /// <param name="window">The timestamps a recorder can have written (default: every one); others are left out as damage.</param>
-    public ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null, int stream = -1,
-        CancellationToken cancellation = default, TimeWindow? window = null)
-    {
-        _window = window ?? TimeWindow.All;
-        _cancellation = cancellation;
-        _loader = loader;
-        Processor = processor;
-        _offsets = offsets;
-        _health = health;
-        _worker = worker;
-        _stream = stream;
-    }
-
-    public int Processor { get; }
+    public int Processor { get; } = processor;
 
     /// <summary>Buffers this stream has taken, damaged ones included (for the pass's progress).</summary>
     public int BuffersTaken => _nextBuffer;
@@ -69,15 +51,15 @@ internal sealed class ProcessorStream
                 _position = _next;
                 if (!RecordHeader.TryParse(_data.AsSpan(_position, _end - _position), out Current, out var error))
                 {
-                    _health.DamagedBuffers++;
-                    _health.WarnDamage(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X}: {error}; rest of buffer skipped");
+                    health.DamagedBuffers++;
+                    health.WarnDamage(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X}: {error}; rest of buffer skipped");
                     _end = 0;
                     continue;
                 }
                 _next = _position + ((Current.Size + 7) & ~7);
                 if (Current.Kind == RecordHeaderKind.TraceMessage)
                 {
-                    _health.TraceMessagesSkipped++;
+                    health.TraceMessagesSkipped++;
                     continue;
                 }
                 if (!_window.Contains(Current.Timestamp))
@@ -89,8 +71,8 @@ internal sealed class ProcessorStream
                 {
                     // The file itself is out of order here; the merge keeps each processor's file order, so the
                     // inversion shows in the output too. Counted always, described for the first few.
-                    if (++_health.TimeInversions <= MaxInversionWarnings)
-                        _health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is {_lastTimestamp - Current.Timestamp} ticks earlier than the one before it");
+                    if (++health.TimeInversions <= MaxInversionWarnings)
+                        health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is {_lastTimestamp - Current.Timestamp} ticks earlier than the one before it");
                 }
                 _lastTimestamp = Current.Timestamp;
                 return true;
@@ -106,20 +88,20 @@ internal sealed class ProcessorStream
     /// </summary>
     private void RecordsStopEarly()
     {
-        _health.DamagedBuffers++;
-        _health.WarnDamage(BufferOffset, $"processor {Processor}: records stop at buffer offset 0x{_next:X} (an end-of-records marker), " +
+        health.DamagedBuffers++;
+        health.WarnDamage(BufferOffset, $"processor {Processor}: records stop at buffer offset 0x{_next:X} (an end-of-records marker), " +
             $"but the buffer header says they fill it to 0x{_filledEnd:X}; rest of buffer lost");
         _end = 0;
     }
 
     private void LeaveOutOfTime()
     {
-        long n = ++_health.EventsOutOfTime;
+        long n = ++health.EventsOutOfTime;
         if (n == 1)
-            _health.WarnDamage(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is stamped {_window.SecondsFromStart(Current.Timestamp)} " +
+            health.WarnDamage(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is stamped {_window.SecondsFromStart(Current.Timestamp)} " +
                 "from the trace's start, far outside the trace header's start and end times (no recorder writes that): events so stamped are left out");
         else if (n <= MaxOutOfTimeWarnings)
-            _health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is stamped {_window.SecondsFromStart(Current.Timestamp)} " +
+            health.Warn(BufferOffset, $"processor {Processor}: record at buffer offset 0x{_position:X} is stamped {_window.SecondsFromStart(Current.Timestamp)} " +
                 "from the trace's start: left out");
     }
 
@@ -127,14 +109,14 @@ internal sealed class ProcessorStream
     {
         while (true)
         {
-            if (_nextBuffer >= _offsets.Count)
+            if (_nextBuffer >= offsets.Count)
             {
                 Release();
                 return false;
             }
-            _cancellation.ThrowIfCancellationRequested();
+            cancellation.ThrowIfCancellationRequested();
             int buffer = _nextBuffer++;
-            var loaded = _worker is null ? _loader.Load(_offsets[buffer]) : _worker.Take(_stream, buffer);
+            var loaded = worker is null ? loader.Load(offsets[buffer]) : worker.Take(stream, buffer);
             if (Take(loaded)) return true;
         }
     }
@@ -146,15 +128,15 @@ internal sealed class ProcessorStream
         _end = 0;
         if (loaded.Counted)
         {
-            _health.Buffers++;
-            if ((loaded.Flags & BufferFlags.EventsLost) != 0) _health.BuffersWithEventsLost++;
-            if ((loaded.Flags & BufferFlags.BufferLost) != 0) _health.BuffersFlaggedLost++;
-            if (loaded.Compressed) _health.CompressedBuffers++;
+            health.Buffers++;
+            if ((loaded.Flags & BufferFlags.EventsLost) != 0) health.BuffersWithEventsLost++;
+            if ((loaded.Flags & BufferFlags.BufferLost) != 0) health.BuffersFlaggedLost++;
+            if (loaded.Compressed) health.CompressedBuffers++;
         }
         if (loaded.Damage is not null)
         {
-            _health.DamagedBuffers++;
-            _health.WarnDamage(loaded.Offset, $"processor {Processor}: {loaded.Damage}; buffer skipped");
+            health.DamagedBuffers++;
+            health.WarnDamage(loaded.Offset, $"processor {Processor}: {loaded.Damage}; buffer skipped");
             return false;
         }
         ReturnData();
@@ -190,7 +172,7 @@ internal sealed class ProcessorStream
 
     private void ReturnData()
     {
-        if (_data.Length > 0) _loader.Return(_data);
+        if (_data.Length > 0) loader.Return(_data);
         _data = Array.Empty<byte>();
     }
 }
