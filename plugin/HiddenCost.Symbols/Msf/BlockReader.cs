@@ -3,6 +3,11 @@ namespace HiddenCost.Symbols.Msf;
 /// <summary>Reads MSF blocks by index, checking each index against the file and coalescing runs of consecutive blocks into one read.</summary>
 internal readonly struct BlockReader(Stream file, string name, int blockSize, uint blockCount)
 {
+    /// <summary>The file's path or name, used in every error.</summary>
+    public string Name => name;
+    public int BlockSize => blockSize;
+    public uint BlockCount => blockCount;
+
     public void ReadExact(long offset, Span<byte> buffer, string what)
     {
         int got = MsfFile.ReadAt(file, offset, buffer);

@@ -17,26 +17,23 @@ internal sealed class MsfFile : IDisposable
 
     private readonly Stream _file;
     private readonly bool _ownsFile;
-    private readonly long _fileLength;
+    private readonly BlockReader _reader;
     private readonly uint[] _streamSizes;
     private readonly uint[][] _streamBlocks;
 
-    private MsfFile(Stream file, bool ownsFile, string name, int blockSize, uint blockCount, uint[] sizes, uint[][] blocks)
+    private MsfFile(Stream file, bool ownsFile, BlockReader reader, uint[] sizes, uint[][] blocks)
     {
         _file = file;
         _ownsFile = ownsFile;
-        _fileLength = file.Length;
-        Name = name;
-        BlockSize = blockSize;
-        BlockCount = blockCount;
+        _reader = reader;
         _streamSizes = sizes;
         _streamBlocks = blocks;
     }
 
     /// <summary>The file's path or name, used in every error.</summary>
-    public string Name { get; }
-    public int BlockSize { get; }
-    public uint BlockCount { get; }
+    public string Name => _reader.Name;
+    public int BlockSize => _reader.BlockSize;
+    public uint BlockCount => _reader.BlockCount;
     public int StreamCount => _streamSizes.Length;
 
     public int StreamSize(int stream) => (int)_streamSizes[stream];
@@ -90,7 +87,7 @@ internal sealed class MsfFile : IDisposable
         var map = reader.ReadBlocks(ToBlocks(mapIndices, mapBlocks), 4 * directoryBlocks, "the block map");
         var directory = reader.ReadBlocks(ToBlocks(map, directoryBlocks), (int)directoryBytes, "the stream directory");
         var (sizes, blocks) = ParseDirectory(directory, name, blockSize, blockCount, length);
-        return new MsfFile(file, ownsFile, name, blockSize, blockCount, sizes, blocks);
+        return new MsfFile(file, ownsFile, reader, sizes, blocks);
     }
 
     private static uint[] ToBlocks(byte[] bytes, int count)
@@ -138,11 +135,10 @@ internal sealed class MsfFile : IDisposable
             throw new SymbolFormatException(Name, $"stream {stream} holds {_streamSizes[stream]} bytes; bytes {offset}..{(long)offset + count} were asked for");
         var buffer = new byte[count];
         if (count == 0) return buffer;
-        var reader = new BlockReader(_file, Name, BlockSize, BlockCount);
         var blocks = _streamBlocks[stream];
         int first = offset / BlockSize, last = (offset + count - 1) / BlockSize;
         CheckNoBlockRepeats(stream, blocks.AsSpan(first, last - first + 1));
-        reader.ReadStreamBlocks(blocks, offset, buffer, $"stream {stream}");
+        _reader.ReadStreamBlocks(blocks, offset, buffer, $"stream {stream}");
         return buffer;
     }
 
