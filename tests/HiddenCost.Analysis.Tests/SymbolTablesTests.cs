@@ -89,7 +89,7 @@ public sealed class SymbolTablesTests
         var scenario = SyscallHookStorm.Generate();
         var path = Path.Combine(Path.GetTempPath(), $"hiddencost-symbols-table-{Guid.NewGuid():N}.etl");
         scenario.Save(path);
-        var kernel = KernelIdentity(scenario.Bytes);
+        var kernel = SyscallHookSymbolsTests.KernelIdentity(scenario.Bytes);
         var key = new PdbKey(kernel.PdbName, kernel.Signature, kernel.Age);
         var store = Path.Combine(Path.GetTempPath(), $"hiddencost-store-{Guid.NewGuid():N}");
         Directory.CreateDirectory(store);
@@ -108,13 +108,5 @@ public sealed class SymbolTablesTests
             File.Delete(path);
             Directory.Delete(store, recursive: true);
         }
-    }
-
-    private static PdbIdentity KernelIdentity(byte[] trace)
-    {
-        using var reader = EtlReader.Open(trace, "syscall-storm.etl");
-        var state = new TraceState();
-        foreach (var e in reader.ReadEvents()) state.Observe(e);
-        return state.ImagesOf(0).Single(i => i.FileName == "ntoskrnl.exe").Pdb!.Value;
     }
 }

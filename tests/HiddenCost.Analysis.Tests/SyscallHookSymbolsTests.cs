@@ -51,7 +51,8 @@ public sealed class SyscallHookSymbolsTests
         }
     }
 
-    private static PdbIdentity KernelIdentity(byte[] trace)
+    /// <summary>The PDB identity the synthetic trace gives its kernel (its DbgID_RSDS record).</summary>
+    internal static PdbIdentity KernelIdentity(byte[] trace)
     {
         using var reader = EtlReader.Open(trace, "syscall-storm.etl");
         var state = new TraceState();
