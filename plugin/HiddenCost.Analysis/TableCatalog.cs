@@ -37,6 +37,9 @@ public static class TableCatalog
         new(Processes, s => new DirectoryNotifyAnalysis(s)),
         new(Processes | Stacks | SessionNeeds.RunningThreads, s => new Tables.SyscallHook.SyscallHookAnalysis(s)),
         new(Processes | SessionNeeds.RunningThreads, s => new EventLogAnalysis(s)),
+        new(Processes | Images | ClrMethods, s => new Tables.CpuByFunction.CpuByFunctionAnalysis(s)),
+        // Last: it reports what the analyses before it asked of the session's symbols.
+        new(Images, s => new Tables.Symbols.SymbolsAnalysis(s)),
     };
 
     /// <summary>Every analysis with Findings' default thresholds (<see cref="AnalysesWith"/>).</summary>

@@ -26,6 +26,9 @@ public sealed class CliRunner
     /// <summary>Names native frames from PDBs (<c>--symbols</c>, <c>_NT_SYMBOL_PATH</c>); null: <c>module+0xRVA</c>.</summary>
     public Symbols.Resolution.SymbolResolver? Symbols { get; init; }
 
+    /// <summary>Shows the resolver's PDB downloads on the interactive progress bar; null when not interactive.</summary>
+    public HiddenCost.Cli.Output.SymbolDownloadBar? SymbolDownloads { get; init; }
+
     /// <summary>
     /// The original bytes of traces named by bytes that are not UTF-8, by the text .NET made of them
     /// (<see cref="CommandLineBytes.NativeNames"/>): those are opened by their bytes.
@@ -230,6 +233,7 @@ public sealed class CliRunner
             .Start(ctx =>
             {
                 var task = ctx.AddTask(Markup.Escape(Path.GetFileName(path.Display)), maxValue: 1.0);
+                using var downloads = SymbolDownloads?.ShowOn(ctx);
                 result = TraceAnalyzer.Analyze(path, tables, Findings.Thresholds, new Progress<double>(p => task.Value = p), _cancellation, Symbols);
                 task.Value = 1.0;
             });

@@ -9,8 +9,9 @@ namespace HiddenCost.Cli;
 /// </summary>
 internal static class CliSymbols
 {
-    public static SymbolResolver? Create(string? symbolPath, bool offline) =>
+    /// <param name="downloads">Receives the downloads' progress (the interactive bar), or null.</param>
+    public static SymbolResolver? Create(string? symbolPath, bool offline, IProgress<SymbolDownloadProgress>? downloads = null) =>
         SymbolPath.Resolve(symbolPath, Environment.GetEnvironmentVariable) is { } path
-            ? new SymbolResolver(new SymbolResolverOptions { Path = path, Offline = offline })
+            ? new SymbolResolver(new SymbolResolverOptions { Path = path, Offline = offline, Servers = new SymbolServerOptions { Progress = downloads } })
             : null;
 }

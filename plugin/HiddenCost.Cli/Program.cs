@@ -103,8 +103,9 @@ root.SetAction(parse =>
     try
     {
         bool interactive = file is null && !Console.IsOutputRedirected;
-        using var symbols = CliSymbols.Create(parse.GetValue(symbolPath), parse.GetValue(offline));
-        running = new CliRunner(writer, err, interactive, interrupt.Token) { Findings = findings, NativeNames = CommandLineBytes.NativeNames(args), Symbols = symbols };
+        var downloads = interactive ? new HiddenCost.Cli.Output.SymbolDownloadBar() : null;
+        using var symbols = CliSymbols.Create(parse.GetValue(symbolPath), parse.GetValue(offline), downloads);
+        running = new CliRunner(writer, err, interactive, interrupt.Token) { Findings = findings, NativeNames = CommandLineBytes.NativeNames(args), Symbols = symbols, SymbolDownloads = downloads };
         int exit = running.Run(parse.GetValue(traces) ?? Array.Empty<string>(), parse.GetValue(tables) ?? Array.Empty<string>(), parse.GetValue(format), literalTraces);
         if (running.AnyTraceRead) pendingOutput?.Commit(); // else the earlier file stays as it was (disposing drops the new one)
         if (!ReferenceEquals(writer, Console.Out)) writer.Dispose(); // flushes: a full disk or closed pipe shows here

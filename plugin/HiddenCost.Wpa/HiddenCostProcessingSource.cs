@@ -31,7 +31,7 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
         [
             $"HiddenCost {ProductVersion}: finds CPU that other software quietly burns.",
             "Tables: " + string.Join(", ", TableCatalog.All.Select(t => t.Name)) + ".",
-            "Reads .etl files with its own managed reader, on any OS; native names come from PDBs in the local folders and caches on _NT_SYMBOL_PATH (nothing is downloaded). Record with the profiles of " +
+            "Reads .etl files with its own managed reader, on any OS; native names come from PDBs in the local folders and caches on _NT_SYMBOL_PATH (symbol servers only with the symbol-downloads option). Record with the profiles of " +
             "MultiProfile.wprp (for example wpr -start MultiProfile.wprp!SysCall); Trace Readiness says what a trace lacks.",
         ],
     };
@@ -46,6 +46,9 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
 
     protected override bool IsDataSourceSupportedCore(IDataSource dataSource) =>
         dataSource is FileDataSource file && string.Equals(Path.GetExtension(file.FullPath), ".etl", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>Off unless set: opening a trace downloads no PDBs unasked.</summary>
+    public override IEnumerable<Option> CommandLineOptions => [WpaSymbols.AllowDownloads];
 
     protected override IProcessingSourceTableProvider CreateTableProvider() => new CatalogTableProvider(TableCatalog.All);
 
@@ -68,7 +71,7 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
         new HiddenCostDataProcessor(
             dataSources.OfType<FileDataSource>().Select(f => f.FullPath).ToList(),
             TableCatalog.All,
-            WpaSymbols.Analyze,
+            WpaSymbols.For(options),
             options,
             ApplicationEnvironment,
             processorEnvironment);

@@ -2,21 +2,42 @@ using HiddenCost.Analysis;
 using HiddenCost.Etl;
 using HiddenCost.Symbols.Resolution;
 using HiddenCost.Symbols.Store;
+using Microsoft.Performance.SDK.Processing;
 
 namespace HiddenCost.Wpa;
 
 /// <summary>
 /// Native names in WPA: the symbol path is WPA's own (<c>_NT_SYMBOL_PATH</c>); local folders, stores and caches on it
-/// are read, but nothing is downloaded — opening a trace must not start downloads unasked (an option to allow them
-/// is not there yet). Without a symbol path nothing is looked for.
+/// are read. Symbol servers on it are asked only when the user sets the processor option <see cref="AllowDownloads"/>
+/// (off by default): opening a trace must not start downloads unasked. Without a symbol path nothing is looked for.
 /// </summary>
 internal static class WpaSymbols
 {
+    /// <summary>The processor option that lets the plugin download PDBs from the symbol servers on the symbol path.</summary>
+    public static readonly Option AllowDownloads = new("symbol-downloads", "symbol-downloads")
+    {
+        Description = "Download PDBs from the symbol servers on _NT_SYMBOL_PATH (srv*…*URL) into its cache; without it only local folders and caches are read.",
+    };
+
+    /// <summary>Whether the options WPA passed set <see cref="AllowDownloads"/>.</summary>
+    public static bool DownloadsAllowed(ProcessorOptions? options) =>
+        options?.Options?.Any(o => Equals(o.Id, AllowDownloads.Id)) == true;
+
+    /// <summary>How the processor analyses a trace under these options.</summary>
+    public static AnalyzeTrace For(ProcessorOptions? options)
+    {
+        bool offline = !DownloadsAllowed(options);
+        return (path, tables, progress, cancellationToken) => Analyze(path, tables, progress, cancellationToken, offline);
+    }
+
     /// <param name="tables">The tables WPA enabled (only their analyses run), or null for all.</param>
-    public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken)
+    public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken) =>
+        Analyze(path, tables, progress, cancellationToken, offline: true);
+
+    private static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken, bool offline)
     {
         using var symbols = SymbolPath.Resolve(null, Environment.GetEnvironmentVariable) is { } symbolPath
-            ? new SymbolResolver(new SymbolResolverOptions { Path = symbolPath, Offline = true })
+            ? new SymbolResolver(new SymbolResolverOptions { Path = symbolPath, Offline = offline })
             : null;
         return TraceAnalyzer.Analyze(new TraceFileName(path, path), tables, thresholds: null, progress, cancellationToken, symbols);
     }

@@ -42,7 +42,7 @@ public sealed class SyscallHookSymbolsTests
                     $"{truth.Process} {truth.Syscall}: {string.Join(", ", named.Rows.Select(r => r.Syscall).Distinct())}");
             }
             Assert.IsFalse(named.Notes.Any(n => n.Code == "symbols.missing"), "the kernel's PDB loaded");
-            Assert.AreEqual(PdbState.Loaded, resolver.Statuses.Single().State);
+            Assert.AreEqual(PdbState.Loaded, resolver.Statuses.Single(s => s.Pdb.Equals(key)).State); // CPU by Function asks about other images too
         }
         finally
         {
@@ -51,7 +51,8 @@ public sealed class SyscallHookSymbolsTests
         }
     }
 
-    private static PdbIdentity KernelIdentity(byte[] trace)
+    /// <summary>The PDB identity the synthetic trace gives its kernel (its DbgID_RSDS record).</summary>
+    internal static PdbIdentity KernelIdentity(byte[] trace)
     {
         using var reader = EtlReader.Open(trace, "syscall-storm.etl");
         var state = new TraceState();

@@ -111,6 +111,8 @@ public sealed class TableSelectionTests
             var alone = TraceAnalyzer.Analyze(path, [spec.Id]);
             Assert.AreEqual(spec.Name, alone.Tables.Single().Spec.Name);
             Assert.AreEqual(all.Warning, alone.Warning, $"{path}: the warning with {spec.Name} alone");
+            // Symbols reports which PDBs the tables of the run needed: alone, none did (its own test pins that).
+            if (spec.Id == TableIds.Symbols) continue;
             AssertSame(all[spec.Name], alone.Tables.Single(), $"{Path.GetFileName(path)}, {spec.Name} alone");
         }
     }

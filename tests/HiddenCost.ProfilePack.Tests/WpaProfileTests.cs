@@ -92,7 +92,8 @@ public sealed class WpaProfileTests
             ("Directory Notify Buffers", TableIds.DirectoryNotifyBuffers), ("Directory Notify Victims", TableIds.DirectoryNotifyVictims),
             ("Syscall Hook Overhead", TableIds.SyscallHookOverhead), ("Profiling Gaps", TableIds.ProfilingGaps),
             ("Spin-Wait Cost per Lock", TableIds.SpinWaitCostPerLock), ("Spin-Wait by Process", TableIds.SpinWaitByProcess),
-            ("Event Log Render Cost", TableIds.EventLogRenderCost), ("Findings", TableIds.Findings),
+            ("Event Log Render Cost", TableIds.EventLogRenderCost), ("Symbols", TableIds.Symbols), ("CPU by Function", TableIds.CpuByFunction),
+            ("Findings", TableIds.Findings),
         };
         CollectionAssert.AreEqual(expected.Select(e => e.Name).ToArray(), ours.Entries.Select(e => e.Name).ToArray());
         foreach (var (name, id) in expected) Assert.AreEqual(id, ours.Require(name).Id, name);
@@ -110,7 +111,7 @@ public sealed class WpaProfileTests
                 Assert.IsTrue(ours.ById(id) is not null || wpa.ById(id) is not null, $"{Path.GetFileName(file)}: {id}");
                 graphs++;
             }
-        Assert.AreEqual(26, graphs);
+        Assert.AreEqual(28, graphs);
         Assert.IsTrue(wpa.Entries.All(e => e.Source.Length > 0), "every WPA table GUID names its public source");
     }
 
@@ -126,7 +127,8 @@ public sealed class WpaProfileTests
         CollectionAssert.AreEqual(new[]
         {
             TableIds.Findings, TableIds.SyscallHookOverhead, TableIds.SpinWaitCostPerLock, TableIds.DirectoryNotifyBuffers, TableIds.EventLogRenderCost,
-            TableIds.TraceInfo, TableIds.TraceReadiness, TableIds.EventCounts, Wpa("CPU Usage (Sampled)"), Wpa("CPU Usage (Precise)"),
+            TableIds.TraceInfo, TableIds.TraceReadiness, TableIds.EventCounts, TableIds.Symbols, TableIds.CpuByFunction,
+            Wpa("CPU Usage (Sampled)"), Wpa("CPU Usage (Precise)"),
         }, GraphIds("HiddenCost.wpaProfile"));
     }
 

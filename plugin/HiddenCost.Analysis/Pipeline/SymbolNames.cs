@@ -16,6 +16,7 @@ public sealed class SymbolNames
     private readonly object _lock = new();
     private readonly Dictionary<ImageInfo, ModuleSymbols?> _images = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<string, ModuleSymbols?> _kernelModules = new(StringComparer.OrdinalIgnoreCase);
+    private readonly HashSet<PdbKey> _needed = new();
 
     public SymbolNames(SymbolResolver? resolver, TraceState state)
     {
@@ -29,10 +30,22 @@ public sealed class SymbolNames
     /// <summary>What became of each PDB asked for (for a Symbols table and notes); empty without a resolver.</summary>
     public IReadOnlyList<PdbStatus> Statuses => _resolver?.Statuses ?? [];
 
+    /// <summary>Whether a table asked for a name in an image whose PDB is <paramref name="pdb"/> (with or without a symbol path).</summary>
+    public bool Needed(PdbKey pdb)
+    {
+        lock (_lock) return _needed.Contains(pdb);
+    }
+
     /// <summary><c>module!Function</c> for an address in <paramref name="image"/>, or null.</summary>
     public string? Name(ImageInfo image, ulong address)
     {
-        if (_resolver is null || !image.Contains(address)) return null;
+        if (!image.Contains(address)) return null;
+        if (_resolver is null)
+        {
+            // Nothing to look in, but the Symbols table says which PDBs would have named a frame.
+            if (image.Pdb is { } wanted) lock (_lock) _needed.Add(Key(wanted));
+            return null;
+        }
         ModuleSymbols? module;
         lock (_lock)
             if (!_images.TryGetValue(image, out module))
@@ -46,13 +59,14 @@ public sealed class SymbolNames
     /// </summary>
     public string? KernelSymbol(string moduleFileName, ulong rva)
     {
-        if (_resolver is null || rva > uint.MaxValue) return null;
+        if (rva > uint.MaxValue) return null;
         ModuleSymbols? module;
         lock (_lock)
             if (!_kernelModules.TryGetValue(moduleFileName, out module))
             {
                 var image = _state.ImagesOf(0).LastOrDefault(i => i.Pdb is not null && string.Equals(i.FileName, moduleFileName, StringComparison.OrdinalIgnoreCase));
-                _kernelModules[moduleFileName] = module = image is null ? null : _resolver.GetModule(image.FileName, Key(image.Pdb!.Value));
+                if (image is not null) _needed.Add(Key(image.Pdb!.Value));
+                _kernelModules[moduleFileName] = module = image is null || _resolver is null ? null : _resolver.GetModule(image.FileName, Key(image.Pdb!.Value));
             }
         return module?.Resolve((uint)rva);
     }
@@ -77,5 +91,5 @@ public sealed class SymbolNames
         _ => state.ToString(),
     };
 
-    private static PdbKey Key(PdbIdentity pdb) => new(pdb.PdbName, pdb.Signature, pdb.Age);
+    internal static PdbKey Key(PdbIdentity pdb) => new(pdb.PdbName, pdb.Signature, pdb.Age);
 }

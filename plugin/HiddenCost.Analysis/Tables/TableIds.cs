@@ -13,5 +13,7 @@ public static class TableIds
     public static readonly Guid SpinWaitCostPerLock = new("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0030");
     public static readonly Guid SpinWaitByProcess = new("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0031");
     public static readonly Guid EventLogRenderCost = new("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0040");
+    public static readonly Guid Symbols = new("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0050");
+    public static readonly Guid CpuByFunction = new("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0051");
     public static readonly Guid Findings = new("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a00f1");
 }

@@ -23,6 +23,9 @@ namespace Microsoft.Performance.SDK.Processing
 
         protected IEnumerable<TableDescriptor> AllTables => this.allTables.ToList();
 
+        /// <summary>The options the source declares; the host passes those set in <see cref="ProcessorOptions.Options"/>.</summary>
+        public virtual IEnumerable<Option> CommandLineOptions => Enumerable.Empty<Option>();
+
         protected IApplicationEnvironment ApplicationEnvironment { get; private set; }
 
         protected ILogger Logger { get; private set; }

@@ -27,7 +27,7 @@ public static class PresetDefinitions
 
         return
         [
-            new("HiddenCost.wpaProfile", "Overview: the findings, the four HiddenCost problem tables, the trace's own description, and CPU by HiddenCost stack tag.",
+            new("HiddenCost.wpaProfile", "Overview: the findings, the four HiddenCost problem tables, the trace's own description and symbols, CPU by function, and CPU by HiddenCost stack tag.",
             [
                 new("HiddenCost: Findings", [Ours("Findings", "#FFD00000")]),
                 new("HiddenCost: Problems",
@@ -35,7 +35,8 @@ public static class PresetDefinitions
                     Ours("Syscall Hook Overhead", "#FFC00000"), Ours("Spin-Wait Cost per Lock", "#FFE07000"),
                     Ours("Directory Notify Buffers", "#FF0070C0"), Ours("Event Log Render Cost", "#FF7030A0"),
                 ]),
-                new("HiddenCost: Trace", [Ours("Trace Info", "#FF404040"), Ours("Trace Readiness", "#FF505050"), Ours("Event Counts", "#FF606060")]),
+                new("HiddenCost: Trace", [Ours("Trace Info", "#FF404040"), Ours("Trace Readiness", "#FF505050"), Ours("Event Counts", "#FF606060"), Ours("Symbols", "#FF707070")]),
+                new("HiddenCost: CPU by Function", [Ours("CPU by Function", "#FF00A050")]),
                 new("CPU by Stack Tag", [sampled, precise]),
             ]),
             new("SysCall.wpaProfile", "Syscall Hook Overhead: culprit driver, victims and cost, with sampled CPU by stack tag and context switches. (WPA's Syscalls table is not included: its GUID is not public; see wpa-builtin-tables.txt.)",

@@ -34,6 +34,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
     private readonly TraceSession _session;
     private readonly long[] _kernel = new long[1 << 16];
     private readonly Dictionary<(Guid Provider, ushort Id), long> _provider = new();
+    private long _pdbRecords;
 
     public TraceReadinessAnalysis(TraceSession session) => _session = session;
 
@@ -47,6 +48,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
             var key = (e.ProviderId, e.EventId);
             _provider[key] = _provider.GetValueOrDefault(key) + 1;
         }
+        else if (Etl.Decoding.KernelTraceControl.DbgIdRsds.Matches(e)) _pdbRecords++;
     }
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
@@ -104,6 +106,10 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
         var table = Definition.Table(rows);
         if (eventsLost > 0 || buffersLost > 0)
             table.AddNote(TableNote.Warning("trace-readiness.events-lost", $"ETW lost {eventsLost:N0} events and {buffersLost:N0} buffers: counts are lower bounds."));
+        if (_pdbRecords > 0 && !_session.Symbols.Available)
+            table.AddNote(TableNote.Info("trace-readiness.symbols-would-name",
+                $"{N(_pdbRecords)} DbgID_RSDS records name the images' PDBs: with a symbol path (_NT_SYMBOL_PATH, or --symbols PATH) " +
+                "native frames would be named (Syscall Hook Overhead's Syscall, CPU by Function) instead of module+0xRVA; the Symbols table lists them."));
         return new[] { table };
     }
 
