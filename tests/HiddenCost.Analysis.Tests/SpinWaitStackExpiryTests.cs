@@ -65,3 +65,26 @@ public sealed class SpinWaitStackExpiryTests
         public void Event(in LoggedEvent ev) { }
     }
 }
+
+[TestClass]
+public sealed class SpinEventLogPackingTests
+{
+    [TestMethod]
+    public void Sample_times_far_apart_backwards_and_at_the_ends_of_the_clock_replay_exactly()
+    {
+        var log = new SpinEventLog();
+        long[] times = { 5, 5, 4, 3_000_000_000, 2_999_999_000, long.MinValue, long.MaxValue, -7, int.MaxValue - 7L, 0 };
+        for (int i = 0; i < times.Length; i++) log.AddSample(times[i], 10 + i % 3, i % 2, (ulong)i, stack: i);
+        var seen = new List<LoggedSample>();
+        log.Replay(new Collector(seen));
+        Assert.AreEqual(times.Length, seen.Count);
+        for (int i = 0; i < times.Length; i++)
+            Assert.AreEqual(new LoggedSample(times[i], (ulong)i, 10 + i % 3, i % 2, i), seen[i], $"sample {i}");
+    }
+
+    private sealed class Collector(List<LoggedSample> seen) : ISpinEventVisitor
+    {
+        public void Sample(in LoggedSample sample) => seen.Add(sample);
+        public void Event(in LoggedEvent ev) { }
+    }
+}
