@@ -84,9 +84,9 @@ public sealed class SpinWaitEventLogTests
     {
         var log = new SpinEventLog();
         var matcher = new SampleStackMatcher(log);
-        matcher.Expect(rawTimestamp: 1000, threadId: 7, log.AddSample(10, 7, 0, 0x1000));
-        matcher.Expect(rawTimestamp: 1000, threadId: 8, log.AddSample(10, 8, 0, 0x2000));
-        matcher.Expect(rawTimestamp: 1010, threadId: 7, log.AddSample(11, 7, 0, 0x3000));
+        matcher.Expect(rawTimestamp: 1000, threadId: 7, log.AddSample(10, 7, 0, 0x1000), 10);
+        matcher.Expect(rawTimestamp: 1000, threadId: 8, log.AddSample(10, 8, 0, 0x2000), 10);
+        matcher.Expect(rawTimestamp: 1010, threadId: 7, log.AddSample(11, 7, 0, 0x3000), 11);
         matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(1010, 42, 7, new HiddenCost.Etl.Stacks.StackId(5)));
         matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(1000, 42, 7, new HiddenCost.Etl.Stacks.StackId(3)));
         matcher.OnStack(new HiddenCost.Etl.Stacks.StackMatch(1000, 42, 7, new HiddenCost.Etl.Stacks.StackId(9)));   // a second stack for a matched sample is ignored
@@ -122,11 +122,11 @@ public sealed class SpinWaitEventLogTests
     {
         var log = new SpinEventLog();
         var matcher = new SampleStackMatcher(log);
-        matcher.Expect(0, 1, log.AddSample(0, 1, 0, 0x1000));          // never matched
+        matcher.Expect(0, 1, log.AddSample(0, 1, 0, 0x1000), 0);          // never matched
         int n = 2 * SampleStackMatcher.MaxPending + SampleStackMatcher.MaxPending / 2;
         for (long t = 1; t <= n; t++)
         {
-            matcher.Expect(t, 1, log.AddSample(t, 1, 0, 0x1000));
+            matcher.Expect(t, 1, log.AddSample(t, 1, 0, 0x1000), t);
             matcher.OnStack(new StackMatch(t, 0, 1, new StackId(5)));
         }
         Assert.AreEqual(n, matcher.Matched);

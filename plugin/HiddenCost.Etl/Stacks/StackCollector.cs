@@ -340,6 +340,12 @@ public sealed class StackCollector
         }
     }
 
+    /// <summary>
+    /// True while the kernel part of the event at <paramref name="timestamp"/> on <paramref name="threadId"/> waits
+    /// for its user part: its stack is certain to be completed (joined, or finished kernel-only) later.
+    /// </summary>
+    public bool IsWaitingForUserPart(int threadId, long timestamp) => IsWaiting(threadId, timestamp);
+
     private bool IsWaiting(int thread, long timestamp)
     {
         if (!_waitingByThread.TryGetValue(thread, out var waiting)) return false;

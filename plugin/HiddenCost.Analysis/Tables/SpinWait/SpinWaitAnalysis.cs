@@ -39,7 +39,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     public SpinWaitAnalysis(TraceSession session)
     {
         _session = session;
-        _stackMatcher = new SampleStackMatcher(_log);
+        _stackMatcher = new SampleStackMatcher(_log, (thread, timestamp) => session.Stacks.IsWaitingForUserPart(thread, timestamp));
         session.AddStackListener(_stackMatcher);
     }
 
@@ -84,7 +84,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             var process = _session.ProcessOfThread(s.ThreadId, e.TimeNs, e.ProcessId);
             if (process.Pid is 0 or 4) return; // Idle and System run no user code, so never a lock's spin (stand-ins: at replay)
             long index = _log.AddSample(e.TimeNs, s.ThreadId, ProcessIndex(process), s.InstructionPointer);
-            _stackMatcher.Expect(e.RawTimestamp, s.ThreadId, index);
+            _stackMatcher.Expect(e.RawTimestamp, s.ThreadId, index, e.TimeNs);
             _sampledSinceLockWait.Add(s.ThreadId);
         }
         else if (ProfileInterval.TryDecode(e, out var interval) && interval.Source == 0 && interval.NewInterval > 0)
