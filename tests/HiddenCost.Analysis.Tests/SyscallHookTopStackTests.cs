@@ -35,7 +35,7 @@ public sealed class SyscallHookTopStackTests
     public void Top_stack_is_the_hook_stack_sampled_most_often_leaf_first_with_kernel_names_from_the_pdb()
     {
         var scenario = SyscallHookStorm.Generate();
-        using var fixture = new KernelPdbFixture(scenario.Bytes, "syscall-storm", KernelPublics);
+        using var fixture = new SyntheticPdbStore(scenario.Bytes, "syscall-storm").Add("ntoskrnl.exe", KernelPublics);
         using var resolver = fixture.Resolver();
         var table = TraceAnalyzer.Analyze(new TraceFileName(fixture.TracePath, fixture.TracePath), symbols: resolver).Table(SyscallHookTables.Overhead);
         var state = fixture.State;
@@ -52,8 +52,7 @@ public sealed class SyscallHookTopStackTests
         var missing = table.Notes.Single(n => n.Code == "symbols.missing").Text;
         foreach (var image in new[] { "ntdll.dll", "KernelBase.dll", "tedrdrv.sys" })
         {
-            var pdb = state.Images.First(i => i.FileName == image).Pdb!.Value;
-            StringAssert.Contains(missing, $"{image} needs {new PdbKey(pdb.PdbName, pdb.Signature, pdb.Age).StorePath}, not found", image);
+            StringAssert.Contains(missing, $"{image} needs {fixture.KeyOf(image).StorePath}, not found", image);
         }
         Assert.IsFalse(missing.Contains("ntoskrnl.exe"), missing);
         StringAssert.StartsWith(missing, "Syscall names and Top Stack frames stay module+0xRVA where their PDB did not load: ");
