@@ -43,6 +43,12 @@ public sealed class SpinWaitSymbolsTests
         Assert.AreEqual(0, row.Contentions);
         Assert.AreEqual(expectedMs, named.Table(SpinWaitTables.ByProcess).Rows.Single(r => r.Process == "PollingService.exe").LockSpinCpuMs, 1e-9);
 
+        var missing = named.Table(SpinWaitTables.PerLock).Notes.Single(n => n.Code == "symbols.missing").Text;
+        StringAssert.StartsWith(missing, "Native spin functions are not recognised and call sites stay module+0xRVA where their PDB did not load: ");
+        StringAssert.Contains(missing, $"ntdll.dll needs {store.KeyOf("ntdll.dll").StorePath}, not found");
+        Assert.IsFalse(missing.Contains("KernelBase.dll needs"), missing);
+        Assert.IsFalse(plain.Table(SpinWaitTables.PerLock).Notes.Any(n => n.Code == "symbols.missing"), "no symbol path: no note");
+
         // Without symbols, as before: KernelBase is a system module passed through, the polling loops are no lock spin.
         Assert.IsFalse(plain.Table(SpinWaitTables.PerLock).Rows.Any(r => r.Process == "PollingService.exe"));
         Assert.AreEqual(0, plain.Table(SpinWaitTables.ByProcess).Rows.Single(r => r.Process == "PollingService.exe").LockSpinCpuMs);

@@ -73,6 +73,11 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             perLock.AddNote(note);
             byProcess.AddNote(note);
         }
+        if (_session.Symbols.MissingNote("Native spin functions are not recognised and call sites") is { } missing)
+        {
+            perLock.AddNote(TableNote.Info("symbols.missing", missing));
+            byProcess.AddNote(TableNote.Info("symbols.missing", missing));
+        }
         return new Table[] { perLock, byProcess };
     }
 
