@@ -34,8 +34,8 @@ public static class TableCatalog
         new(StackedEvents, s => new EventCountsAnalysis(s)),
         new(Stacks | StackedEvents, s => new TraceReadinessAnalysis(s)),
         new(Processes | Images | ClrMethods | Stacks, s => new SpinWaitAnalysis(s)),
-        new(Processes, s => new DirectoryNotifyAnalysis(s)),
-        new(Processes | Stacks | SessionNeeds.RunningThreads, s => new Tables.SyscallHook.SyscallHookAnalysis(s)),
+        new(Processes | Images | Stacks, s => new DirectoryNotifyAnalysis(s)),
+        new(Processes | Images | ClrMethods | Stacks | SessionNeeds.RunningThreads, s => new Tables.SyscallHook.SyscallHookAnalysis(s)),
         new(Processes | SessionNeeds.RunningThreads, s => new EventLogAnalysis(s)),
         new(Processes | Images | ClrMethods, s => new Tables.CpuByFunction.CpuByFunctionAnalysis(s)),
         // Last: it reports what the analyses before it asked of the session's symbols.

@@ -19,6 +19,35 @@ public sealed class SpinClassifierTests
     }
 
     [TestMethod]
+    public void Decorated_cpp_publics_of_the_runtimes_spin_functions_are_spin()
+    {
+        // PDB publics keep C++ names decorated: AwareLock::SpinWait is ?SpinWait@AwareLock@@…
+        var c = Classify(StackFrame.Native("coreclr.dll", "?SpinWait@AwareLock@@QEAAHHK@Z"), StackFrame.Native("coreclr.dll", "?Contention@AwareLock@@QEAAXH@Z"), Caller);
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "Shop.Inventory.Reserve"), c with { RuntimePath = 0 });
+        Assert.IsTrue(SpinCode.IsNativeSpinFunction("?SpinWait@Thread@@SAXK@Z"));
+        Assert.IsTrue(SpinCode.IsNativeSpinFunction("?SpinWait@@YAXHH@Z"));
+        Assert.IsTrue(SpinCode.IsNativeSpinFunction("SpinWait"));
+        Assert.IsFalse(SpinCode.IsNativeSpinFunction("?SpinWaitTimeout@Config@@QEAAHXZ"), "a whole-name rule matches no longer name");
+        Assert.IsFalse(SpinCode.IsNativeSpinFunction("RtlEnterCriticalSection"), "the uncontended entry is no spin");
+    }
+
+    [TestMethod]
+    public void Contended_critical_sections_SRW_locks_and_address_waits_are_spin_of_their_native_caller()
+    {
+        var app = StackFrame.Native("render.exe", "SceneGraph::Update");
+        foreach (var function in new[] { "RtlpEnterCriticalSectionContended", "RtlpWaitOnCriticalSection", "RtlpAcquireSRWLockExclusiveContended",
+                     "RtlAcquireSRWLockShared", "RtlpWaitOnAddress", "RtlWaitOnAddress" })
+        {
+            var c = Classify(StackFrame.Kernel("ntoskrnl.exe"), StackFrame.Native("ntdll.dll", function), StackFrame.Native("ntdll.dll", "RtlEnterCriticalSection"), app);
+            Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "render.exe!SceneGraph::Update"), c, function);
+        }
+        var yield = Classify(StackFrame.Native("ntdll.dll", "NtYieldExecution"), StackFrame.Native("KernelBase.dll", "SwitchToThread"), app);
+        Assert.AreEqual(new SampleClass(SpinEvidence.Spin, "render.exe!SceneGraph::Update"), yield);
+        // Unnamed, the same ntdll frames are a system module passed through: the application's own code, no spin.
+        Assert.AreEqual(SampleClass.NotSpin, Classify(StackFrame.Native("ntdll.dll"), StackFrame.Native("ntdll.dll"), StackFrame.Native("render.exe")));
+    }
+
+    [TestMethod]
     public void A_locks_blocking_wait_through_a_wait_handle_is_neither_spin_nor_own_code()
     {
         // System.Threading.Lock (.NET 9+) blocks through its wait event: entering or leaving that wait is not the

@@ -166,7 +166,7 @@ public sealed class SyscallHookGapTests
         {
             "Culprit Module", "Vendor", "Product", "Category", "Process", "PID", "Syscall", "Syscalls", "Syscalls per Second",
             "Total Syscall Time (ms)", "Mean Syscall Time (µs)", "Samples in Syscalls", "Hook CPU (ms)",
-            "Hook Overhead per Syscall (µs)", "Inflation (×)", "First", "Last",
+            "Hook Overhead per Syscall (µs)", "Inflation (×)", "First", "Last", "Top Stack",
         }, overhead.Columns.Select(c => c.Name).ToArray());
         Assert.AreEqual(new Guid("6d0e7a41-2f0b-4c55-9a53-1c3f1e1a0020"), overhead.Id);
         Assert.AreEqual("Syscall Hook Overhead", overhead.Name);
@@ -177,6 +177,7 @@ public sealed class SyscallHookGapTests
         AssertColumn(overhead, "Syscalls per Second", ColumnType.Decimal, ColumnUnit.PerSecond, ColumnRole.None);
         AssertColumn(overhead, "Inflation (×)", ColumnType.Decimal, ColumnUnit.Ratio, ColumnRole.None);
         AssertColumn(overhead, "PID", ColumnType.Integer, ColumnUnit.None, ColumnRole.ProcessId);
+        AssertColumn(overhead, "Top Stack", ColumnType.Text, ColumnUnit.None, ColumnRole.None);
         CollectionAssert.AreEqual(new[] { "Culprit Module", "Process", "Syscall" }, overhead.DefaultView.PivotColumns.ToArray());
 
         var gaps = SyscallHookTables.Gaps.Spec;

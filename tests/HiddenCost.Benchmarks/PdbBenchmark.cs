@@ -114,7 +114,7 @@ internal static class PdbBenchmark
     }
 
     /// <summary>Builds (once) a PDB of <paramref name="functions"/> public functions with clang-cl and lld-link; null when they are missing.</summary>
-    private static string? Build(string folder, int functions)
+    internal static string? Build(string folder, int functions)
     {
         var dir = Path.Combine(folder, $"pdb-{functions}");
         var pdb = Path.Combine(dir, "big.pdb");

@@ -8,6 +8,7 @@ using HiddenCost.TestSupport;
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- syscall-hook [trace|facts] [syscall events] [repeats]
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- spin-wait [facts [events] [repeats] | trace [milliseconds] [repeats]]
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- pdb [--functions N] [--pdb FILE] [--dir DIR] [--cpu-time]
+//   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- symbols-trace [--samples N] [--repeats N] [--dir DIR]
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- dataset [--traces N] [--jobs N] [--query-traces N] [--no-large] [--dir DIR]
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- startup [--runs N] [--package OUTDIR] [NAME=EXECUTABLE]...
 //   dotnet run --project tests/HiddenCost.Benchmarks -c Release -- analysis [--sizes 0.25,1,4] [--large-dir DIR] [--no-shares] [--keep]
@@ -15,6 +16,7 @@ if (args is ["analysis", ..]) return AnalysisBenchmark.Run(args[1..]);
 if (args is ["syscall-hook", ..]) return SyscallHookBenchmark.Run(args[1..]);
 if (args is ["spin-wait", ..]) return SpinWaitBenchmark.Run(args[1..]);
 if (args is ["pdb", ..]) return PdbBenchmark.Run(args[1..]);
+if (args is ["symbols-trace", ..]) return SymbolsTraceBenchmark.Run(args[1..]);
 if (args is ["dataset", ..]) return DatasetBenchmark.Run(args[1..]);
 if (args is ["startup", ..]) return StartupBenchmark.Run(args[1..]);
 int repeats = 5;

@@ -35,7 +35,7 @@ public static class StoredProblemTables
             TotalSyscallTimeMs: c.DoubleOrNull("Total Syscall Time (ms)"), MeanSyscallTimeUs: c.DoubleOrNull("Mean Syscall Time (µs)"),
             SamplesInSyscalls: c.Long("Samples in Syscalls"), HookCpuMs: c.DoubleOrNull("Hook CPU (ms)"),
             HookOverheadPerSyscallUs: c.DoubleOrNull("Hook Overhead per Syscall (µs)"), Inflation: c.DoubleOrNull("Inflation (×)"),
-            First: c.Long("First"), Last: c.Long("Last"))),
+            First: c.Long("First"), Last: c.Long("Last"), TopStack: c.TextOrNull("Top Stack"))),
         Read(query, traceId, SpinWaitTables.PerLock, c => new SpinWaitLockRow(
             Process: c.Text("Process"), Pid: c.LongOrNull("PID"), LockId: c.LongOrNull("Lock ID"), Object: c.LongOrNull("Object"),
             CallSite: c.TextOrNull("Call Site"), Contentions: c.Long("Contentions"), Threads: c.Long("Threads"), WaitMs: c.Double("Wait (ms)"),

@@ -161,9 +161,10 @@ public sealed partial class TraceBuilder
     /// <summary>
     /// Maps an image into a process. Images under <c>\Windows\System32</c> or <c>\Windows\SysWOW64</c> get one base
     /// shared by every process; others get a per-process base. With <paramref name="loadQpc"/> an Image Load is
-    /// logged then (on CPU 0); otherwise the image appears in the start rundown.
+    /// logged then (on CPU 0); otherwise the image appears in the start rundown. <paramref name="pdb"/> gives the image a
+    /// real PDB's identity (a built image's RSDS record) instead of the synthetic one.
     /// </summary>
-    public SyntheticImage AddImage(SyntheticProcess process, string ntPath, ulong size, long? loadQpc = null, string? pdbName = null)
+    public SyntheticImage AddImage(SyntheticProcess process, string ntPath, ulong size, long? loadQpc = null, string? pdbName = null, PdbIdentity? pdb = null)
     {
         EnsureNotBuilt();
         var shared = ntPath.Contains(@"\Windows\System32\", StringComparison.OrdinalIgnoreCase)
@@ -171,7 +172,7 @@ public sealed partial class TraceBuilder
         var imageBase = shared
             ? _layout.SharedDll(ntPath.ToLowerInvariant(), size, process.PointerSize)
             : _layout.ProcessImage(process.Pid, size, process.PointerSize);
-        var image = NewImage(process, ntPath, imageBase, size, pdbName, loadQpc);
+        var image = NewImage(process, ntPath, imageBase, size, pdbName, loadQpc, pdb);
         process.Images.Add(image);
         return image;
     }
@@ -234,12 +235,12 @@ public sealed partial class TraceBuilder
         return t;
     }
 
-    private SyntheticImage NewImage(SyntheticProcess process, string ntPath, ulong imageBase, ulong size, string? pdbName, long? loadQpc)
+    private SyntheticImage NewImage(SyntheticProcess process, string ntPath, ulong imageBase, ulong size, string? pdbName, long? loadQpc, PdbIdentity? identity = null)
     {
         if (loadQpc is { } l) EnsureEven(l);
         var fileName = ntPath[(ntPath.LastIndexOf('\\') + 1)..];
         var hash = StableHash(fileName.ToLowerInvariant());
-        var pdb = new PdbIdentity(SyntheticPdbGuid(hash), 1, pdbName ?? Path.ChangeExtension(fileName, ".pdb"));
+        var pdb = identity ?? new PdbIdentity(SyntheticPdbGuid(hash), 1, pdbName ?? Path.ChangeExtension(fileName, ".pdb"));
         var image = new SyntheticImage(process, ntPath, imageBase, size, 0x6000_0000u + (uint)(hash % 0x0800_0000), (uint)(size + (hash & 0xFFF)), pdb, loadQpc);
         return image;
     }

@@ -50,12 +50,15 @@ public sealed record SyscallHookStormOptions
 /// <param name="Inflation">SamplesInSyscalls ÷ (SamplesInSyscalls − HookSamples).</param>
 /// <param name="FirstNs">First SysClEnter of the process for the syscall.</param>
 /// <param name="LastNs">Last SysClExit.</param>
+/// <param name="TopHookStack">The stack (leaf first, addresses as written) emitted most often among the hook samples.</param>
+/// <param name="TopHookStackSamples">How many hook samples had it; <paramref name="RunnerUpHookStackSamples"/>: the next stack's count (0 if none).</param>
 public sealed record SyscallHookRowTruth(
     string CulpritModule, string Vendor, string Product, string Category,
     string Process, int Pid, string Syscall, ulong SyscallRva, string UnresolvedSyscall,
     int Syscalls, double SyscallsPerSecond, double TotalSyscallTimeMs, double MeanSyscallTimeUs,
     int SamplesInSyscalls, int HookSamples, double HookCpuMs, double HookOverheadPerSyscallUs, double Inflation,
-    long FirstNs, long LastNs);
+    long FirstNs, long LastNs,
+    IReadOnlyList<ulong> TopHookStack, int TopHookStackSamples, int RunnerUpHookStackSamples);
 
 /// <summary>
 /// The profiling gap: <see cref="StartNs"/> is the last CPU sample (any CPU) before the pause, <see cref="EndNs"/>
@@ -281,7 +284,9 @@ public sealed class SyscallHookStorm
             if (i < 0 || sample.Timestamp >= calls[i].Exit) continue;
             var acc = groups[(sample.Thread.Process.Pid, calls[i].Syscall)];
             acc.Samples++;
-            if (sample.Frames.Any(f => f >= boundary && _culprit.Contains(f))) acc.HookSamples++;
+            if (!sample.Frames.Any(f => f >= boundary && _culprit.Contains(f))) continue;
+            acc.HookSamples++;
+            acc.HookStacks[string.Join(",", sample.Frames)] = (sample.Frames, acc.HookStacks.GetValueOrDefault(string.Join(",", sample.Frames)).Count + 1);
         }
 
         var gap = GapTruth(trace);
@@ -297,11 +302,13 @@ public sealed class SyscallHookStorm
                 var lastNs = trace.ToTraceNs(a.Last);
                 var totalMs = trace.TicksToMs(a.TotalTicks);
                 var hookMs = a.HookSamples * interval;
+                var stacks = a.HookStacks.Values.OrderByDescending(v => v.Count).ToArray();
                 return new SyscallHookRowTruth(CulpritDriver, CulpritVendor, CulpritProduct, CulpritCategory,
                     a.Process.ImageName, a.Process.Pid, a.Syscall, a.Rva, $"ntoskrnl.exe+0x{a.Rva:X}",
                     a.Count, a.Count / ((lastNs - firstNs) / 1e9), totalMs, totalMs * 1000 / a.Count,
                     a.Samples, a.HookSamples, hookMs, hookMs * 1000 / (a.Count - a.InGap),
-                    a.Samples / (double)(a.Samples - a.HookSamples), firstNs, lastNs);
+                    a.Samples / (double)(a.Samples - a.HookSamples), firstNs, lastNs,
+                    stacks[0].Frames, stacks[0].Count, stacks.Length > 1 ? stacks[1].Count : 0);
             })
             .ToArray();
 
@@ -334,6 +341,7 @@ public sealed class SyscallHookStorm
         public int Samples { get; set; }
         public int HookSamples { get; set; }
         public int InGap { get; set; }
+        public Dictionary<string, (ulong[] Frames, int Count)> HookStacks { get; } = new();
 
         public void Add(Call call)
         {

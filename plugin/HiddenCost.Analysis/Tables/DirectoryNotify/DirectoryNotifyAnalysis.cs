@@ -25,7 +25,13 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
     private readonly DirectoryNotifyTracker _tracker = new();
     private long _dirNotify, _operationEnd, _names, _demandZero;
 
-    public DirectoryNotifyAnalysis(TraceSession session) => _session = session;
+    private readonly NotifyCpuSamples _notifyCpu;
+
+    public DirectoryNotifyAnalysis(TraceSession session)
+    {
+        _session = session;
+        _notifyCpu = new NotifyCpuSamples(session, _tracker);
+    }
 
     /// <summary>
     /// Whether a write tells the directory's watchers of a change: paging writes (the lazy writer's and the mapped
@@ -40,6 +46,7 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
     {
         if (!e.IsKernel) return;
         if (e.Group == KernelGroups.FileIo) OnFileIo(e);
+        else if (e.Group == KernelGroups.PerfInfo) _notifyCpu.OnPerfInfo(e);
         else if (e.Group == KernelGroups.PageFault && e.Opcode == PageFault.DemandZeroFault)
         {
             _demandZero++;
@@ -119,8 +126,10 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
+        bool notifyCpuKnown = _notifyCpu.Complete();
         var (buffers, victims) = _tracker.Build(_session.Final, context.LastEventNs);
-        DirectoryNotifyNotes.AddMissingEvents(buffers, victims, _dirNotify, _operationEnd, _names, _demandZero);
+        DirectoryNotifyNotes.AddMissingEvents(buffers, victims, _dirNotify, _operationEnd, _names, _demandZero, notifyCpuKnown);
+        if (!notifyCpuKnown && _session.Symbols.MissingNote("Kernel frames (for Notify CPU)") is { } missing) victims.AddNote(TableNote.Info("symbols.missing", missing));
         return new Table[] { buffers, victims };
     }
 }

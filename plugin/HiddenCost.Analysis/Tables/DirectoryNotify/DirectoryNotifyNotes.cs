@@ -51,7 +51,8 @@ internal static class DirectoryNotifyNotes
     }
 
     /// <summary>What the trace lacks: the events the analysis counted none of (<paramref name="dirNotify"/> and the others are counts).</summary>
-    public static void AddMissingEvents(Table buffers, Table victims, long dirNotify, long operationEnd, long names, long demandZero)
+    /// <param name="notifyCpuKnown">True when kernel names resolved and Notify CPU was measured: no note says it is empty.</param>
+    public static void AddMissingEvents(Table buffers, Table victims, long dirNotify, long operationEnd, long names, long demandZero, bool notifyCpuKnown = false)
     {
         if (dirNotify == 0)
         {
@@ -73,8 +74,9 @@ internal static class DirectoryNotifyNotes
                 victims.AddNote(TableNote.Info("directory-notify.no-demand-zero-faults",
                     $"No DemandZero page faults in the trace: the Demand-Zero Faults column is 0 for want of data ({RecordWith})."));
         }
-        victims.AddNote(TableNote.Info("directory-notify.no-notify-cpu",
-            "Notify CPU (ms) needs kernel function names (FsRtlNotify*/memset), which HiddenCost does not read (no symbol files): " +
-            "empty. In WPA, load symbols and see CPU Usage (Sampled) under the stack tag Directory Notify Buffer Zeroing."));
+        if (!notifyCpuKnown)
+            victims.AddNote(TableNote.Info("directory-notify.no-notify-cpu",
+                "Notify CPU (ms) needs kernel function names (FsRtlNotify*/memset), which HiddenCost does not read (no symbol files): " +
+                "empty. In WPA, load symbols and see CPU Usage (Sampled) under the stack tag Directory Notify Buffer Zeroing."));
     }
 }

@@ -46,7 +46,8 @@ internal static class DirectoryNotifyRows
     }
 
     public static IEnumerable<NotifyVictimRow> Victims(IReadOnlyList<WatchHandle> handles,
-        IReadOnlyDictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> victims, Func<WatchedDirectory, string> directoryName)
+        IReadOnlyDictionary<(ProcessRef Process, WatchedDirectory Directory), VictimCounts> victims, Func<WatchedDirectory, string> directoryName,
+        bool notifyCpuKnown = false)
     {
         var watcherCount = handles.GroupBy(h => h.Directory).ToDictionary(g => g.Key, g => (long)g.Select(h => (h.Process, h.BufferBytes)).Distinct().Count());
         // Every victim's changes were seen by another process's watch (Resolve kept only those).
@@ -70,7 +71,7 @@ internal static class DirectoryNotifyRows
                     Renames: c.Renames,
                     DemandZeroFaults: c.DemandZeroFaults,
                     Watchers: watchers,
-                    NotifyCpuMs: null
+                    NotifyCpuMs: notifyCpuKnown ? c.NotifyCpuNs / 1e6 : null
                 );
         }
     }

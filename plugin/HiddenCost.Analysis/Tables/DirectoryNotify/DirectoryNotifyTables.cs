@@ -40,6 +40,6 @@ public static class DirectoryNotifyTables
         .Column("Renames", ColumnType.Integer, r => r.Renames, ColumnUnit.Count)
         .Column("Demand-Zero Faults", ColumnType.Integer, r => r.DemandZeroFaults, ColumnUnit.Count, description: "the process's demand-zero page faults while the directory was watched")
         .Column("Watchers", ColumnType.Integer, r => r.Watchers, ColumnUnit.Count, description: "watchers (process, buffer) on the directory", summary: ColumnSummary.Max)
-        .Column("Notify CPU (ms)", ColumnType.Decimal, r => r.NotifyCpuMs, ColumnUnit.Milliseconds, description: "CPU samples in FsRtlNotify*/memset: needs kernel function names, which HiddenCost does not read (no symbol files), so empty")
+        .Column("Notify CPU (ms)", ColumnType.Decimal, r => r.NotifyCpuMs, ColumnUnit.Milliseconds, description: "the victim's kernel CPU samples with an FsRtlNotify* frame (the notify buffer filled, allocated, zeroed) while another process watched × sample interval: needs the kernel's PDB on the symbol path (hiddencost --symbols, _NT_SYMBOL_PATH), else empty")
         .Build(new TableView(new[] { "Directory", "Process" }, "File Operations", new[] { "File Operations" }));
 }

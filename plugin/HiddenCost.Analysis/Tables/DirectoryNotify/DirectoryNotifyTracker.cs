@@ -24,6 +24,8 @@ public sealed class DirectoryNotifyTracker
     private readonly List<WatchHandle> _active = new();
 
     private readonly DemandZeroFaultTally _faults = new();
+    private readonly DemandZeroFaultTally _notifyCpu = new();
+    private bool _notifyCpuKnown;
     private readonly Dictionary<ulong, WatchedDirectory> _directoryOf = new();
     // Changes are counted by changer, directory and the processes watching it at the time, as the tracker was given
     // them: in WPR's memory mode a process older than the trace is a stand-in per thread until the rundown at the end
@@ -91,6 +93,7 @@ public sealed class DirectoryNotifyTracker
             _handles[fileObject] = handle;
             _allHandles.Add(handle);
             _faults.WatchesChanged(t);
+            _notifyCpu.WatchesChanged(t);
             _active.Add(handle);
             if (directory.ActiveWatches.Count == 0)
             {
@@ -189,6 +192,22 @@ public sealed class DirectoryNotifyTracker
         if (_deleteOnClose.Remove(fileObject, out var doomed)) Record(t, FileChangeKind.Delete, doomed.Process, doomed.Path, 0);
     }
 
+    /// <summary>
+    /// The period of the current set of active watches, or null when none is active: a CPU sample taken now may be a
+    /// victim's notify-buffer work, to be given to <see cref="NotifyCpu"/> with this period once its stack is known.
+    /// </summary>
+    public long? WatchPeriod => _active.Count > 0 ? _notifyCpu.PeriodStart : null;
+
+    /// <summary>
+    /// Says that Notify CPU can be known (kernel names resolve); <paramref name="ns"/> of CPU, sampled in
+    /// <paramref name="process"/> in the kernel's notify-buffer path during <paramref name="period"/> (<see cref="WatchPeriod"/>), when positive.
+    /// </summary>
+    public void NotifyCpu(ProcessRef? process, long period, long ns)
+    {
+        _notifyCpuKnown = true;
+        if (process is not null && ns > 0) _notifyCpu.AddToPeriod(process, period, ns);
+    }
+
     /// <summary>A demand-zero page fault in <paramref name="process"/>.</summary>
     public void DemandZero(long t, ProcessRef process)
     {
@@ -214,13 +233,15 @@ public sealed class DirectoryNotifyTracker
         _deferred.Clear();
         final ??= p => p;
         Resolve(final);
-        _faults.CountInto(_victims, WatchersByDirectory(), final);
+        var watchers = WatchersByDirectory();
+        _faults.CountInto(_victims, watchers, final);
+        _notifyCpu.CountInto(_victims, watchers, final, static (c, ns) => c.NotifyCpuNs += ns);
 
         long unnamed = _allHandles.Select(h => h.Directory).Distinct().LongCount(d => NameOf(d) is null);
         var losses = new DirectoryNotifyLosses(_implausibleCompletions, unnamed, _droppedChanges, _overflowedChanges, MaxDeferredChanges, _subtreeChanges);
         var buffers = DirectoryNotifyTables.Buffers.Table(
             DirectoryNotifyRows.Buffers(_allHandles, _victimsOfWatcher, DirectoryName, Math.Max(traceEndNs ?? _latestNs, _latestNs)));
-        var victims = DirectoryNotifyTables.Victims.Table(DirectoryNotifyRows.Victims(_allHandles, _victims, DirectoryName));
+        var victims = DirectoryNotifyTables.Victims.Table(DirectoryNotifyRows.Victims(_allHandles, _victims, DirectoryName, _notifyCpuKnown));
         DirectoryNotifyNotes.AddLosses(buffers, victims, losses);
         return (buffers, victims);
     }
@@ -410,6 +431,7 @@ public sealed class DirectoryNotifyTracker
     {
         handle.EndNs = t;
         _faults.WatchesChanged(t);
+        _notifyCpu.WatchesChanged(t);
         _active.Remove(handle);
         var directory = handle.Directory;
         directory.ActiveWatches.Remove(handle);

@@ -5,6 +5,9 @@ internal sealed class VictimCounts
 {
     public long Operations, Creates, Deletes, Renames, DemandZeroFaults;
 
+    /// <summary>CPU sampled in the kernel's notify-buffer path (FsRtlNotify*) while another process watched (needs kernel symbols).</summary>
+    public long NotifyCpuNs;
+
     public void Add(VictimCounts other)
     {
         Operations += other.Operations;
@@ -12,5 +15,6 @@ internal sealed class VictimCounts
         Deletes += other.Deletes;
         Renames += other.Renames;
         DemandZeroFaults += other.DemandZeroFaults;
+        NotifyCpuNs += other.NotifyCpuNs;
     }
 }

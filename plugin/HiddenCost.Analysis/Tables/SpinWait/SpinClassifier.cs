@@ -49,7 +49,13 @@ public static class SpinClassifier
             }
             if (f.Origin != FrameOrigin.Native) break;
             if (firstWait >= 0) continue; // between wait frames: only whether a lock is above them matters
-            if (SpinCode.IsNativeSpinFunction(f.Function)) named = true;
+            if (SpinCode.IsNativeSpinFunction(f.Function))
+            {
+                named = true;
+                // A named yield or lock wait in a system DLL (SwitchToThread, RtlpWaitOnAddress) leaves the runtime path
+                // as it is without symbols: the runtime frame above it still counts as the loop's leaf.
+                if (SpinCode.IsSystemModule(f.Module)) continue;
+            }
             else if (SpinCode.IsRuntimeModule(f.Module))
             {
                 runtime = true;

@@ -15,14 +15,36 @@ public static class SpinCode
     /// </summary>
     private static readonly string[] SystemModules = { "ntdll.dll", "kernelbase.dll", "kernel32.dll", "win32u.dll", "wow64.dll", "wow64cpu.dll", "wow64win.dll" };
 
-    /// <summary>Native functions whose samples are spinning (or the slow path around it), matched as substrings of the symbol.</summary>
+    /// <summary>
+    /// Native functions whose samples are spinning (or the slow path around it), matched as substrings of the symbol.
+    /// A <c>Class::Method</c> rule also matches the MSVC-decorated public (<c>?Method@Class@@…</c>): PDB publics keep
+    /// C++ names decorated. The list is documented in this folder's README ("Native spin functions").
+    /// </summary>
     private static readonly string[] NativeSpinFunctions =
     {
+        // CoreCLR / .NET Framework: Monitor's contention and spin paths, Thread.SpinWait, the normalised pause.
         "AwareLock::Contention", "AwareLock::EnterEpilog", "AwareLock::SpinWait", "JITutil_MonContention",
-        "JITutil_MonEnterWorker", "JIT_MonEnterWorker_Portable", "ThreadNative::SpinWait", "YieldProcessorNormalized",
-        "RtlpEnterCriticalSectionContended", "RtlpAcquireSRWLockExclusiveContended", "RtlpAcquireSRWLockSharedContended",
+        "JITutil_MonEnterWorker", "JIT_MonEnterWorker_Portable", "ThreadNative::SpinWait", "Thread::SpinWait", "YieldProcessorNormalized",
+        // ntdll critical sections and SRW locks under contention, and the address waits they (and WaitOnAddress) spin in.
+        "RtlpEnterCriticalSectionContended", "RtlpWaitOnCriticalSection",
+        "RtlpAcquireSRWLockExclusiveContended", "RtlpAcquireSRWLockSharedContended", "RtlAcquireSRWLockExclusive", "RtlAcquireSRWLockShared",
+        "WaitOnAddress",
+        // kernelbase's yields: CPU sampled in them is a Sleep(0) or SwitchToThread loop (a blocked sleep is never sampled).
+        "SleepEx", "SwitchToThread",
+        // OpenMP runtimes' wait loops.
         "__kmp_wait", "__kmp_yield", "__kmp_hyper_barrier", "__kmp_fork_barrier", "__kmp_join_barrier",
     };
+
+    /// <summary>Native functions matched by their whole name only (too short to match inside other names): the runtime's free SpinWait.</summary>
+    private static readonly string[] WholeNativeSpinFunctions = { "SpinWait" };
+
+    /// <summary>The substrings <see cref="IsNativeSpinFunction"/> looks for: each rule, and for a C++ rule its decorated form.</summary>
+    private static readonly string[] NativeSpinPatterns = NativeSpinFunctions
+        .Concat(NativeSpinFunctions.Where(f => f.Contains("::", StringComparison.Ordinal)).Select(Decorated))
+        .ToArray();
+
+    /// <summary><c>A::B::f</c> → <c>?f@B@A@@</c>: how MSVC's decorated name of a member function begins.</summary>
+    private static string Decorated(string qualified) => "?" + string.Join("@", Enumerable.Reverse(qualified.Split("::"))) + "@@";
 
     /// <summary>Managed types whose methods are the lock or spin API: they sit between the spin code and the call site.</summary>
     private static readonly string[] ManagedLockTypes =
@@ -51,8 +73,10 @@ public static class SpinCode
     public static bool IsNativeSpinFunction(string? function)
     {
         if (function is null) return false;
-        foreach (var f in NativeSpinFunctions)
+        foreach (var f in NativeSpinPatterns)
             if (function.Contains(f, StringComparison.Ordinal)) return true;
+        foreach (var f in WholeNativeSpinFunctions)
+            if (function == f || function.StartsWith("?" + f + "@@", StringComparison.Ordinal)) return true;
         return false;
     }
 

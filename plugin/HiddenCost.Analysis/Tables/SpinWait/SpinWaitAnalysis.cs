@@ -73,6 +73,11 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             perLock.AddNote(note);
             byProcess.AddNote(note);
         }
+        if (_session.Symbols.MissingNote("Native spin functions are not recognised and call sites") is { } missing)
+        {
+            perLock.AddNote(TableNote.Info("symbols.missing", missing));
+            byProcess.AddNote(TableNote.Info("symbols.missing", missing));
+        }
         return new Table[] { perLock, byProcess };
     }
 
@@ -151,8 +156,12 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         var frame = _session.State.ResolveFrame(pid, address, t);
         if (frame.Method is { } method) return StackFrame.Managed(method.FullName, address: address);
         if (KernelAddress.IsKernel(address, _session.State.KernelPointerSize)) return StackFrame.Kernel(frame.Image?.FileName, address: address);
-        return frame.Image is { } image ? StackFrame.Native(image.FileName, address: address) : new StackFrame(FrameOrigin.Unknown, null, null, address);
+        return frame.Image is { } image ? StackFrame.Native(image.FileName, FunctionName(image, address), address) : new StackFrame(FrameOrigin.Unknown, null, null, address);
     }
+
+    /// <summary>The native function's name when its image's PDB resolves (null without symbols: frames stay module-only, as always).</summary>
+    private string? FunctionName(Etl.State.ImageInfo image, ulong address) =>
+        _session.Symbols.Name(image, address) is { } name ? name[(name.IndexOf('!') + 1)..] : null;
 }
 
 /// <summary>One thread's yields (their first and last time, for the rate) and Sleep(0) delay switches.</summary>

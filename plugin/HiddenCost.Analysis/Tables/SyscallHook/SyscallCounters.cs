@@ -45,6 +45,9 @@ internal sealed class SyscallStats(ulong address)
     /// <summary>Per third-party kernel module (by <see cref="KernelModuleName.Index"/>: every load of a driver counts as one): samples with it in the kernel stack.</summary>
     public List<(int Module, SampleTally Tally)>? Modules;
 
+    /// <summary>Samples by stack, for the Top Stack column (null until a sample's stack is known).</summary>
+    public StackTally? Stacks;
+
     public void Seen(long t)
     {
         if (t < FirstNs) FirstNs = t;
@@ -81,6 +84,7 @@ internal sealed class SyscallStats(ulong address)
         }
         Samples.Add(other.Samples);
         if (other.CallsInPossibleGaps is { } gaps) (CallsInPossibleGaps ??= new()).AddRange(gaps);
+        if (other.Stacks is { } stacks) (Stacks ??= new()).Merge(stacks);
         if (other.Modules is null) return;
         foreach (var (module, tally) in other.Modules) AddModule(module, tally);
     }

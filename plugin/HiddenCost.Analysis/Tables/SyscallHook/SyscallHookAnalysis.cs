@@ -27,7 +27,17 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
     {
         _session = session;
         _tracker = new SyscallHookTracker(CatalogueLookup, (thread, t) => session.ProcessOfThread(thread, t),
-            session.Symbols.Available ? session.Symbols.KernelSymbol : null, session.Running);
+            session.Symbols.Available ? session.Symbols.KernelSymbol : null, session.Running, TopStackText);
+    }
+
+    private StackText? _stackText;
+
+    /// <summary>A stack for the Top Stack column, named in the process its thread belonged to when it was sampled.</summary>
+    private string? TopStackText(int stack, int threadId, long t)
+    {
+        _stackText ??= new StackText(_session.State, _session.Symbols, _session.Stacks.Store);
+        int pid = _session.ProcessOfThread(threadId, t) is { IsKnown: true } process ? process.Pid : 0;
+        return _stackText.Of(stack, pid, t);
     }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SyscallHookTables.Overhead.Spec, SyscallHookTables.Gaps.Spec };
@@ -102,12 +112,12 @@ public sealed class SyscallHookAnalysis : ITraceAnalysis
         {
             var stack = stacks.StackOf(ticket);
             if (stack.IsNone) continue;
-            _tracker.SampleStack(sample, stacks.Store.GetFrames(stack).Kernel);
+            _tracker.SampleStack(sample, stacks.Store.GetFrames(stack).Kernel, stacks.Store.Canonical(stack).Value);
         }
         var (overhead, gaps) = _tracker.Build();
         if (_syscallStackProbes.Count > 0 && _syscallStackProbes.All(ticket => stacks.StackOf(ticket).IsNone))
             overhead.AddNote(SyscallHookNotes.NoSyscallStacks(_syscallStackProbes.Count));
-        if (_session.Symbols.MissingNote("Syscall names") is { } missing) overhead.AddNote(TableNote.Info("symbols.missing", missing));
+        if (_session.Symbols.MissingNote("Syscall names and Top Stack frames") is { } missing) overhead.AddNote(TableNote.Info("symbols.missing", missing));
         return new Table[] { overhead, gaps };
     }
 

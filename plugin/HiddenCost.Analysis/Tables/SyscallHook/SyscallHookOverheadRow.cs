@@ -8,4 +8,4 @@ namespace HiddenCost.Analysis.Tables.SyscallHook;
 public sealed record SyscallHookOverheadRow(
     string? CulpritModule, string? Vendor, string? Product, string? Category, string Process, long? Pid, string Syscall,
     long Syscalls, double? SyscallsPerSecond, double? TotalSyscallTimeMs, double? MeanSyscallTimeUs, long SamplesInSyscalls,
-    double? HookCpuMs, double? HookOverheadPerSyscallUs, double? Inflation, long First, long Last);
+    double? HookCpuMs, double? HookOverheadPerSyscallUs, double? Inflation, long First, long Last, string? TopStack);

@@ -1,4 +1,5 @@
 using HiddenCost.Analysis.Model;
+using HiddenCost.Analysis.Pipeline;
 
 namespace HiddenCost.Analysis.Tables.SyscallHook;
 
@@ -29,6 +30,8 @@ public static class SyscallHookTables
             description: "samples in the syscall ÷ (those samples − samples in the hook): the syscall's CPU with the hook relative to without it")
         .Column("First", ColumnType.Timestamp, r => r.First, ColumnUnit.Nanoseconds, ColumnRole.StartTime, "first enter of this syscall by this process")
         .Column("Last", ColumnType.Timestamp, r => r.Last, ColumnUnit.Nanoseconds, ColumnRole.EndTime, "last enter or exit of this syscall by this process")
+        .Column("Top Stack", ColumnType.Text, r => r.TopStack, description: "the stack sampled most often inside this syscall (with the culprit module in it, on a culprit's row), leaf first: " +
+            "module!Function frames where the PDB is on the symbol path, else module+0xRVA, .NET methods by name; at most " + StackText.MaxFramesText + " frames")
         .Build(new TableView(new[] { "Culprit Module", "Process", "Syscall" }, "Hook CPU (ms)", new[] { "Hook CPU (ms)", "Syscalls" }));
 
     public static readonly TableDefinition<ProfilingGapRow> Gaps = new TableDefinitionBuilder<ProfilingGapRow>(TableIds.ProfilingGaps, "Profiling Gaps",

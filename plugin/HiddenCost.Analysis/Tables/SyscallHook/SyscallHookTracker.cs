@@ -19,6 +19,7 @@ public sealed class SyscallHookTracker
     private readonly Func<string, CulpritIdentity?> _catalogue;
     private readonly Func<int, long, ProcessRef?> _processOfThread;
     private readonly Func<string, ulong, string?>? _symbols;
+    private readonly Func<int, int, long, string?>? _stackNames;
     private readonly KernelModuleMap _modules = new();
     private readonly SampleIntervals _intervals = new();
     private readonly ProfilingGapDetector _gaps = new();
@@ -43,9 +44,14 @@ public sealed class SyscallHookTracker
     /// </param>
     /// <param name="symbols">Module file name and RVA → symbol name, or null; omit when no symbols are available.</param>
     /// <param name="running">The pass's view of the thread on each processor (its own when null).</param>
+    /// <param name="stackNames">
+    /// Stack id (as given to <see cref="SampleStack"/>), a thread and a time it was sampled → the stack as text for the
+    /// Top Stack column, or null; omit to leave the column empty.
+    /// </param>
     public SyscallHookTracker(Func<string, CulpritIdentity?> catalogue, Func<int, long, ProcessRef?> processOfThread,
-        Func<string, ulong, string?>? symbols = null, RunningThreads? running = null)
+        Func<string, ulong, string?>? symbols = null, RunningThreads? running = null, Func<int, int, long, string?>? stackNames = null)
     {
+        _stackNames = stackNames;
         _catalogue = catalogue;
         _processOfThread = processOfThread;
         _symbols = symbols;
@@ -195,14 +201,14 @@ public sealed class SyscallHookTracker
             // since: the next syscall's entry path (KiSystemCall64, then the logging of its SysClEnter, where a hook on
             // that path runs before the event is stamped). It belongs to that syscall when the thread enters one.
             if (thread is null || thread.UserSinceExit || t - thread.LastExitNs > PreEnterWindow(t)) return -1;
-            _samples.Add(new PendingSample(null, t, weight));
+            _samples.Add(new PendingSample(null, t, weight, threadId));
             (thread.PreEnter ??= new List<int>(2)).Add(_samples.Count - 1);
             if (thread.PreEnter.Count > MaxPreEnter) thread.PreEnter.RemoveAt(0);
             return _samples.Count - 1;
         }
         stats.Samples.Add(weight);
         _samplesInSyscalls++;
-        _samples.Add(new PendingSample(stats, t, weight));
+        _samples.Add(new PendingSample(stats, t, weight, threadId));
         return _samples.Count - 1;
     }
 
@@ -221,9 +227,10 @@ public sealed class SyscallHookTracker
     /// <summary>
     /// The stack (or its kernel part) of a sample <see cref="Sample"/> placed inside a syscall. Every third-party
     /// kernel module among the frames counts once for the sample, whether it is the leaf or deeper. Stacks may
-    /// come long after their sample (cached stack keys are defined at the end of a trace).
+    /// come long after their sample (cached stack keys are defined at the end of a trace). <paramref name="stackId"/>
+    /// (an interned stack, 0 for none) is counted per routine and culprit for the Top Stack column.
     /// </summary>
-    public void SampleStack(int handle, ReadOnlySpan<ulong> frames)
+    public void SampleStack(int handle, ReadOnlySpan<ulong> frames, int stackId = 0)
     {
         if ((uint)handle >= (uint)_samples.Count) return;
         ref var sample = ref CollectionsMarshal.AsSpan(_samples)[handle];
@@ -232,6 +239,7 @@ public sealed class SyscallHookTracker
         {
             sample.HasStack = true;
             _samplesWithStack++;
+            if (stackId > 0) (sample.Stats.Stacks ??= new()).Add(StackTally.Whole, stackId, sample.ThreadId, sample.Time);
         }
         foreach (var frame in frames)
         {
@@ -239,6 +247,7 @@ public sealed class SyscallHookTracker
             if (module is null || module.IsInbox || module.Name.LastCountedSample == handle) continue;
             module.Name.LastCountedSample = handle;
             sample.Stats.AddModuleSample(module.Name.Index, sample.WeightNs);
+            if (stackId > 0) sample.Stats.Stacks!.Add(module.Name.Index, stackId, sample.ThreadId, sample.Time);
         }
     }
 
@@ -319,7 +328,8 @@ public sealed class SyscallHookTracker
             HookOverheadPerSyscallUs: null,
             Inflation: null,
             First: stats.FirstNs,
-            Last: stats.LastNs
+            Last: stats.LastNs,
+            TopStack: TopStack(stats, StackTally.Whole)
         );
         if (stats.Modules is null)
         {
@@ -343,10 +353,15 @@ public sealed class SyscallHookTracker
                 HookCpuMs = hookNs / 1e6,
                 HookOverheadPerSyscallUs = sampledCalls > 0 ? hookNs / 1e3 / sampledCalls : null,
                 Inflation = inflation,
+                TopStack = TopStack(stats, module.Index),
             });
         }
         return inGaps;
     }
+
+    /// <summary>The most sampled stack of the routine (with <paramref name="module"/> in it, or any: <see cref="StackTally.Whole"/>), as text.</summary>
+    private string? TopStack(SyscallStats stats, int module) =>
+        _stackNames is not null && stats.Stacks?.Top(module) is { } top ? _stackNames(top.Stack, top.ThreadId, top.Time) : null;
 
     /// <summary>The routine's symbol when one resolves, else <c>module+0xRVA</c>: never a bare address.</summary>
     private string SyscallName(ulong address, long t)
@@ -419,11 +434,12 @@ public sealed class SyscallHookTracker
 
     private static string? NullIfEmpty(string? s) => string.IsNullOrEmpty(s) ? null : s;
 
-    private struct PendingSample(SyscallStats? stats, long time, long weightNs)
+    private struct PendingSample(SyscallStats? stats, long time, long weightNs, int threadId)
     {
         public SyscallStats? Stats = stats;
         public readonly long Time = time;
         public readonly long WeightNs = weightNs;
+        public readonly int ThreadId = threadId;
         public bool HasStack;
     }
 }
