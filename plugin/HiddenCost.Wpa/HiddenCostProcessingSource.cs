@@ -50,6 +50,12 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
     /// <summary>Off unless set: opening a trace downloads no PDBs unasked.</summary>
     public override IEnumerable<Option> CommandLineOptions => [WpaSymbols.AllowDownloads];
 
+    /// <summary>
+    /// Where the symbol path (<c>_NT_SYMBOL_PATH</c>) is read: the process's environment in WPA; tests give each source
+    /// its own, so tests running at once never share a process-wide variable.
+    /// </summary>
+    internal Func<string, string?> EnvironmentVariable { get; set; } = Environment.GetEnvironmentVariable;
+
     protected override IProcessingSourceTableProvider CreateTableProvider() => new CatalogTableProvider(TableCatalog.All);
 
     /// <summary>
@@ -71,7 +77,7 @@ public sealed class HiddenCostProcessingSource : ProcessingSource, IDataSourceGr
         new HiddenCostDataProcessor(
             dataSources.OfType<FileDataSource>().Select(f => f.FullPath).ToList(),
             TableCatalog.All,
-            WpaSymbols.For(options),
+            WpaSymbols.For(options, EnvironmentVariable),
             options,
             ApplicationEnvironment,
             processorEnvironment);

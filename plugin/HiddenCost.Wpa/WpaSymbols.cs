@@ -24,19 +24,21 @@ internal static class WpaSymbols
         options?.Options?.Any(o => Equals(o.Id, AllowDownloads.Id)) == true;
 
     /// <summary>How the processor analyses a trace under these options.</summary>
-    public static AnalyzeTrace For(ProcessorOptions? options)
+    /// <param name="environment">Reads an environment variable (the symbol path); the process's own in WPA, a test's own in tests.</param>
+    public static AnalyzeTrace For(ProcessorOptions? options, Func<string, string?> environment)
     {
         bool offline = !DownloadsAllowed(options);
-        return (path, tables, progress, cancellationToken) => Analyze(path, tables, progress, cancellationToken, offline);
+        return (path, tables, progress, cancellationToken) => Analyze(path, tables, progress, cancellationToken, offline, environment);
     }
 
     /// <param name="tables">The tables WPA enabled (only their analyses run), or null for all.</param>
     public static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken) =>
-        Analyze(path, tables, progress, cancellationToken, offline: true);
+        Analyze(path, tables, progress, cancellationToken, offline: true, Environment.GetEnvironmentVariable);
 
-    private static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken, bool offline)
+    private static AnalysisResult Analyze(string path, IEnumerable<Guid>? tables, IProgress<double>? progress, CancellationToken cancellationToken,
+        bool offline, Func<string, string?> environment)
     {
-        using var symbols = SymbolPath.Resolve(null, Environment.GetEnvironmentVariable) is { } symbolPath
+        using var symbols = SymbolPath.Resolve(null, environment) is { } symbolPath
             ? new SymbolResolver(new SymbolResolverOptions { Path = symbolPath, Offline = offline })
             : null;
         return TraceAnalyzer.Analyze(new TraceFileName(path, path), tables, thresholds: null, progress, cancellationToken, symbols);

@@ -1,8 +1,9 @@
-using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Tables.DirectoryNotify;
+using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Etl;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
 

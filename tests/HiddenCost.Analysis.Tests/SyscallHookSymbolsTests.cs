@@ -1,10 +1,11 @@
-using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Tables.SyscallHook;
+using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Etl;
 using HiddenCost.Etl.State;
 using HiddenCost.Symbols.Resolution;
 using HiddenCost.Symbols.Store;
 using HiddenCost.Synthetic.Scenarios;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
 

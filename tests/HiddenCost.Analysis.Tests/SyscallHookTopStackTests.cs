@@ -1,12 +1,13 @@
 using HiddenCost.Analysis.Pipeline;
-using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Analysis.Tables.SyscallHook;
+using HiddenCost.Analysis.Tests.Support;
 using HiddenCost.Etl;
 using HiddenCost.Etl.State;
 using HiddenCost.Symbols.Resolution;
 using HiddenCost.Symbols.Store;
 using HiddenCost.Synthetic.Model;
 using HiddenCost.Synthetic.Scenarios;
+using HiddenCost.TestSupport;
 
 namespace HiddenCost.Analysis.Tests;
 

@@ -43,10 +43,13 @@ public sealed class HostedTrace
     }
 
     /// <param name="enable">The names of the tables to enable (and build); every table the source lists when null.</param>
-    public static HostedTrace Open(string path, IReadOnlyCollection<string>? enable = null)
+    /// <param name="environment">The environment variables the source sees (its symbol path); the process's when null.</param>
+    public static HostedTrace Open(string path, IReadOnlyCollection<string>? enable = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         var host = new TestHost();
         var source = CreateSource(host);
+        if (environment is not null)
+            ((HiddenCostProcessingSource)source).EnvironmentVariable = name => environment.GetValueOrDefault(name);
         var file = new FileDataSource(path);
         if (!source.GetType().GetCustomAttributes<DataSourceAttribute>().Any(a => a.Accepts(file)) || !source.IsDataSourceSupported(file))
             throw new AssertFailedException($"the processing source does not take {path}");

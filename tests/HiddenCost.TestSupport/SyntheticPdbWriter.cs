@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
 
-namespace HiddenCost.Analysis.Tests.Support;
+namespace HiddenCost.TestSupport;
 
 /// <summary>
 /// Writes a minimal synthetic PDB (labelled so: for tests only, never a real build's): an MSF 7.0 file with a PDB info
@@ -9,7 +9,7 @@ namespace HiddenCost.Analysis.Tests.Support;
 /// .text section at RVA 0x1000, and one S_PUB32 per (name, RVA) in the publics' address map — the parts a publics
 /// reader uses. It lets a synthetic trace's synthetic kernel identity have a PDB whose publics sit at its syscalls.
 /// </summary>
-internal static class SyntheticPdbWriter
+public static class SyntheticPdbWriter
 {
     private const int BlockSize = 4096;
 

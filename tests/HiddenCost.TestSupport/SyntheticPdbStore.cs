@@ -3,13 +3,13 @@ using HiddenCost.Etl.State;
 using HiddenCost.Symbols.Resolution;
 using HiddenCost.Symbols.Store;
 
-namespace HiddenCost.Analysis.Tests.Support;
+namespace HiddenCost.TestSupport;
 
 /// <summary>
 /// A synthetic trace saved to a temporary file, and a temporary symbol store to which synthetic PDBs are added, each
 /// stamped with the identity (DbgID_RSDS) the trace gives an image of that name. Both deleted on dispose.
 /// </summary>
-internal sealed class SyntheticPdbStore : IDisposable
+public sealed class SyntheticPdbStore : IDisposable
 {
     public SyntheticPdbStore(byte[] trace, string name)
     {
