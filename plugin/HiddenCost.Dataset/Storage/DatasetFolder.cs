@@ -53,9 +53,16 @@ public sealed class DatasetFolder
         var root = Path.GetFullPath(path);
         if (File.Exists(root)) throw new DatasetException($"{root} is a file, not a dataset folder");
         if (Directory.Exists(root) && File.Exists(Path.Combine(root, MarkerName))) return Open(root);
-        // A marker's temporary file is another run making this dataset at the same moment, not someone's documents.
-        if (Directory.Exists(root) && Directory.EnumerateFileSystemEntries(root).Any(e => !Path.GetFileName(e).StartsWith(MarkerName + ".", StringComparison.Ordinal)))
-            throw new DatasetException($"{root} is not empty and is not a HiddenCost dataset (no {MarkerName}): give a new or empty folder");
+        if (Directory.Exists(root))
+        {
+            // A marker's temporary file is another run making this dataset at the same moment, not someone's documents.
+            bool others = Directory.EnumerateFileSystemEntries(root).Any(e => !Path.GetFileName(e).StartsWith(MarkerName + ".", StringComparison.Ordinal));
+            // Looked for after the listing: a run puts its marker in place before any other file of its own, so what another
+            // run made while this one listed comes with the marker, and the folder is that run's dataset.
+            if (File.Exists(Path.Combine(root, MarkerName))) return Open(root);
+            if (others)
+                throw new DatasetException($"{root} is not empty and is not a HiddenCost dataset (no {MarkerName}): give a new or empty folder");
+        }
         Directory.CreateDirectory(root);
         var marker = Path.Combine(root, MarkerName);
         var temp = $"{marker}.{Guid.NewGuid():N}.tmp"; // each its own: two runs making the dataset at once both put the same marker in place
