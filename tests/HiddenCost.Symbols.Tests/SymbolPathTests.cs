@@ -5,10 +5,13 @@ namespace HiddenCost.Symbols.Tests;
 [TestClass]
 public sealed class SymbolPathTests
 {
+    // A home folder the injected environment names; nothing is read from or written to it.
+    private static readonly string Home = Path.Combine(Path.GetTempPath(), "hiddencost-test-home");
+
     private static readonly Func<string, string?> Env = name => name switch
     {
         "XDG_CACHE_HOME" => "/xdg",
-        "HOME" => "/home/u",
+        "HOME" => Home,
         _ => null,
     };
 
@@ -44,8 +47,8 @@ public sealed class SymbolPathTests
     {
         var path = SymbolPath.Parse("srv*https://s", Env);
         Assert.AreEqual("/xdg/hiddencost/symbols", ((ServerElement)path.Elements[0]).Cache);
-        var noXdg = SymbolPath.Parse("srv*https://s", n => n == "HOME" ? "/home/u" : null);
-        Assert.AreEqual("/home/u/.cache/hiddencost/symbols", ((ServerElement)noXdg.Elements[0]).Cache);
+        var noXdg = SymbolPath.Parse("srv*https://s", n => n == "HOME" ? Home : null);
+        Assert.AreEqual(Path.Combine(Home, ".cache", "hiddencost", "symbols"), ((ServerElement)noXdg.Elements[0]).Cache);
     }
 
     [TestMethod]
