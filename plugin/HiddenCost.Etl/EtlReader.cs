@@ -53,6 +53,14 @@ public sealed class EtlReader : IDisposable
     /// </summary>
     public bool ReadAhead { get; set; } = true;
 
+    /// <summary>
+    /// Whether passes that read ahead (<see cref="ReadAhead"/>) also merge ahead: the k-way merge, record headers and
+    /// thread context run on a thread of the pass's own, handing the caller its events in batches, so what the caller
+    /// does with each event overlaps the merge. On by default. The events, their order and the trace's health are
+    /// exactly the same either way; an event's spans stay valid until the next <c>MoveNext</c>, as always.
+    /// </summary>
+    public bool MergeAhead { get; set; } = true;
+
     /// <summary>The most bytes of buffer data one pass may hold at once (tests lower it to exercise the limit).</summary>
     internal long BufferBudgetBytes { get; set; } = MemoryBudget.DefaultLimit;
 
@@ -131,6 +139,22 @@ public sealed class EtlReader : IDisposable
     public EventStream ReadEvents(CancellationToken cancellation = default) => new(this, cancellation);
 
     /// <summary>
+    /// Reads every event once and gives it to each of <paramref name="lanes"/>, in timestamp order. When the pass
+    /// merges ahead (<see cref="MergeAhead"/>), each lane runs on a thread of its own (the first on the caller's), so
+    /// lanes that do independent work on the same events use the cores there are; otherwise every lane runs on the
+    /// caller's thread, event by event. Each lane sees the same events in the same order either way.
+    /// </summary>
+    /// <param name="progress">Told the share of the file read, 0 to 1, every 65,536 events of the first lane.</param>
+    /// <param name="cancellation">Checked for every buffer read and every 65,536 events of the first lane.</param>
+    /// <exception cref="EtlFormatException">As <see cref="ReadEvents"/>; an exception a lane throws ends the pass for every lane and is rethrown here.</exception>
+    public void Dispatch(IReadOnlyList<IEventSink> lanes, IProgress<double>? progress = null, CancellationToken cancellation = default)
+    {
+        ArgumentOutOfRangeException.ThrowIfZero(lanes.Count);
+        using var stream = StartPass(cancellation, lanes.Count);
+        EventDispatch.Run(stream, stream.Pipeline, lanes, progress, cancellation);
+    }
+
+    /// <summary>
     /// Walks every record header in file order without merging, decoding payloads or converting time: the
     /// upper bound the benchmark compares full decoding with.
     /// </summary>
@@ -157,14 +181,34 @@ public sealed class EtlReader : IDisposable
         _arrays.Clear();
     }
 
-    internal Merger StartMerge(CancellationToken cancellation)
+    /// <summary>Starts a pass: the merge, and the thread that runs it ahead when <see cref="MergeAhead"/> applies.</summary>
+    internal EventStream.Enumerator StartPass(CancellationToken cancellation, int readers = 1)
+    {
+        if (!(MergeAhead && UseReadAhead)) return new EventStream.Enumerator(StartMerge(cancellation), null);
+        var loader = NewLoader();
+        var retirement = new BufferRetirement(loader);
+        var merger = StartMerge(cancellation, loader, retirement);
+        try
+        {
+            return new EventStream.Enumerator(merger, new MergePipeline(merger, retirement, readers, cancellation));
+        }
+        catch
+        {
+            merger.Dispose();
+            throw;
+        }
+    }
+
+    internal Merger StartMerge(CancellationToken cancellation) => StartMerge(cancellation, NewLoader(), retirement: null);
+
+    private Merger StartMerge(CancellationToken cancellation, BufferLoader loader, BufferRetirement? retirement)
     {
         Health = NewHealth();
         var index = BufferIndex.Build(_source, Health, Header.BufferSize, cancellation, MaxBuffers);
         index.WarnOfUncountedProcessors(Header.NumberOfProcessors, Health);
         index.WarnIfFewerThanWritten(Header.BuffersWritten, Header.LogFileMode, FileLength, Health);
         index.WarnIfMoreThanWritten(Header.BuffersWritten, Health);
-        return new Merger(NewLoader(), UseReadAhead, index, Health, Header, _window, cancellation);
+        return new Merger(loader, UseReadAhead, index, Health, Header, _window, cancellation, retirement);
     }
 
     /// <summary>A pass's health, starting with the damage the trace header showed (at the header record).</summary>

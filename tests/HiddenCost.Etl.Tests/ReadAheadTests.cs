@@ -166,35 +166,4 @@ public sealed class ReadAheadTests
         }
         Assert.AreEqual(order.Length, k);
     }
-
-    private readonly record struct Fingerprint(long Events, ulong Hash, long Buffers, long CompressedBuffers, long DamagedBuffers, long Warnings)
-    {
-        /// <summary>A hash of every event's time, processor, identity and bytes, in delivery order.</summary>
-        public static Fingerprint Of(EtlReader reader, long[]? pauseAt = null)
-        {
-            long events = 0;
-            ulong hash = 14695981039346656037;
-            foreach (var e in reader.ReadEvents())
-            {
-                if (pauseAt is not null && Array.IndexOf(pauseAt, events) >= 0) Thread.Sleep(250);
-                events++;
-                hash = Mix(hash, (ulong)e.TimeNs);
-                hash = Mix(hash, (ulong)(uint)e.Cpu | (ulong)(uint)e.ThreadId << 16 | (ulong)e.EventId << 48);
-                hash = Mix(hash, (ulong)e.FileOffset);
-                hash = MixBytes(MixBytes(hash, e.Payload), e.ExtendedData);
-            }
-            var h = reader.Health;
-            return new Fingerprint(events, hash, h.Buffers, h.CompressedBuffers, h.DamagedBuffers, h.WarningCount);
-        }
-
-        private static ulong Mix(ulong hash, ulong value) => (hash ^ value) * 1099511628211;
-
-        private static ulong MixBytes(ulong hash, ReadOnlySpan<byte> bytes)
-        {
-            int i = 0;
-            for (; i + 8 <= bytes.Length; i += 8) hash = Mix(hash, BinaryPrimitives.ReadUInt64LittleEndian(bytes[i..]));
-            for (; i < bytes.Length; i++) hash = Mix(hash, bytes[i]);
-            return Mix(hash, (ulong)bytes.Length);
-        }
-    }
 }

@@ -19,8 +19,9 @@ internal sealed class Merger : IDisposable
 
     /// <param name="readAhead">Whether to load buffers ahead of need on a thread of the merger's own.</param>
     /// <param name="cancellation">Checked by every stream for every buffer it takes.</param>
+    /// <param name="retirement">Where streams put finished buffers when the merge runs ahead of its reader (<see cref="MergePipeline"/>).</param>
     public Merger(BufferLoader loader, bool readAhead, BufferIndex index, TraceHealth health, TraceHeader header, TimeWindow window,
-        CancellationToken cancellation = default)
+        CancellationToken cancellation = default, BufferRetirement? retirement = null)
     {
         _clock = new ClockConverter(header.StartTimestamp, header.TicksPerSecond);
         _loader = loader;
@@ -33,7 +34,7 @@ internal sealed class Merger : IDisposable
             for (int s = 0; s < index.Streams.Count; s++)
             {
                 int cpu = index.Processors[s];
-                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s, cancellation, window);
+                var stream = new ProcessorStream(loader, cpu, index.Streams[s], health, _worker, s, cancellation, window, retirement);
                 _streams.Add(stream);
                 if (stream.MoveNext()) _order.Start(s, stream.Current.Timestamp, cpu);
             }
@@ -98,13 +99,23 @@ internal sealed class Merger : IDisposable
         {
             var s = _current!;
             ref readonly var h = ref s.Current;
-            int tid = h.ThreadId, pid = h.ProcessId;
-            if (h.Kind == Records.RecordHeaderKind.PerfInfo)
-            {
-                tid = _threads.RunningThread(s.Processor);
-                pid = _threads.RunningProcess(s.Processor);
-            }
+            var (tid, pid) = Context(s, in h);
             return new EtwEvent(in h, s.CurrentRecord, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
         }
     }
+
+    /// <summary>Copies the current event into a batch slot: the same fields <see cref="Current"/> gives, the record left in its buffer.</summary>
+    public void CopyCurrent(ref MergedEvent slot)
+    {
+        var s = _current!;
+        ref readonly var h = ref s.Current;
+        var (tid, pid) = Context(s, in h);
+        slot = new MergedEvent(h, s.CurrentBuffer, s.CurrentPosition, _clock.ToNanoseconds(h.Timestamp), s.Processor, tid, pid, s.BufferOffset);
+    }
+
+    /// <summary>The event's thread and process: a PerfInfo record's are the thread running on its processor.</summary>
+    private (int ThreadId, int ProcessId) Context(ProcessorStream s, ref readonly Records.RecordHeader h) =>
+        h.Kind == Records.RecordHeaderKind.PerfInfo
+            ? (_threads.RunningThread(s.Processor), _threads.RunningProcess(s.Processor))
+            : (h.ThreadId, h.ProcessId);
 }

@@ -14,8 +14,9 @@ namespace HiddenCost.Etl.Reading;
 /// <param name="stream">This stream's number with <paramref name="worker"/>.</param>
 /// <param name="cancellation">Checked for every buffer taken: a stream of buffers that yield no event still stops.</param>
 /// <param name="window">The timestamps a recorder can have written (default: every one); others are left out as damage.</param>
+/// <param name="retirement">Where finished buffers go when the pass merges ahead of its reader; null: back to the loader at once.</param>
 internal sealed class ProcessorStream(BufferLoader loader, int processor, IReadOnlyList<long> offsets, TraceHealth health, ReadAheadWorker? worker = null,
-    int stream = -1, CancellationToken cancellation = default, TimeWindow? window = null)
+    int stream = -1, CancellationToken cancellation = default, TimeWindow? window = null, BufferRetirement? retirement = null)
 {
     private const int MaxInversionWarnings = 10;
     private const int MaxOutOfTimeWarnings = 10;
@@ -40,6 +41,11 @@ internal sealed class ProcessorStream(BufferLoader loader, int processor, IReadO
     public long BufferOffset { get; private set; }
 
     public ReadOnlySpan<byte> CurrentRecord => _data.AsSpan(_position, Current.Size);
+
+    /// <summary>The buffer holding the current record, and where in it the record starts (for batches merged ahead).</summary>
+    public byte[] CurrentBuffer => _data;
+
+    public int CurrentPosition => _position;
 
     /// <summary>Moves to the next event record, loading further buffers as needed.</summary>
     public bool MoveNext()
@@ -172,7 +178,11 @@ internal sealed class ProcessorStream(BufferLoader loader, int processor, IReadO
 
     private void ReturnData()
     {
-        if (_data.Length > 0) loader.Return(_data);
+        if (_data.Length > 0)
+        {
+            if (retirement is null) loader.Return(_data);
+            else retirement.Retire(_data);
+        }
         _data = Array.Empty<byte>();
     }
 }
