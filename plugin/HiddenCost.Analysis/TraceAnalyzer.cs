@@ -11,8 +11,6 @@ namespace HiddenCost.Analysis;
 /// </summary>
 public static class TraceAnalyzer
 {
-    private const long ProgressEveryEvents = 1 << 16;
-
     public static AnalysisResult Analyze(string path, IProgress<double>? progress = null, CancellationToken cancellationToken = default) =>
         Analyze(new TraceFileName(path, path), tables: null, thresholds: null, progress, cancellationToken);
 
@@ -47,32 +45,19 @@ public static class TraceAnalyzer
         Symbols.Resolution.SymbolResolver? symbols = null)
     {
         var path = trace.Display;
-        var session = new TraceSession(plan.Needs, symbols);
-        // An array, walked as one: a foreach over the interface list allocated an enumerator for every event.
-        ITraceAnalysis[] analyses = plan.CreateAnalyses(session);
+        var lanes = CreateLanes(plan, symbols);
         try
         {
             using var reader = EtlReader.Open(trace);
-            long count = 0, first = long.MaxValue, last = long.MinValue;
             progress?.Report(0);
-            using var stream = reader.ReadEvents(cancellationToken).GetEnumerator();
-            while (stream.MoveNext())
-            {
-                var e = stream.Current;
-                count++;
-                if (e.TimeNs < first) first = e.TimeNs;
-                if (e.TimeNs > last) last = e.TimeNs;
-                session.Observe(e);
-                foreach (var analysis in analyses) analysis.OnEvent(e);
-                if ((count & (ProgressEveryEvents - 1)) == 0)
-                {
-                    cancellationToken.ThrowIfCancellationRequested();
-                    progress?.Report(Math.Min(0.99, stream.FractionRead));
-                }
-            }
-            if (count == 0) first = last = 0;
+            reader.Dispatch(lanes, progress, cancellationToken);
             cancellationToken.ThrowIfCancellationRequested();
-            session.Complete();
+            foreach (var lane in lanes) lane.Session.Complete();
+            // Every lane saw every event: the first lane's count and times are the pass's, its session's undecodable
+            // events every session's.
+            var session = lanes[0].Session;
+            long count = lanes[0].Count, first = count == 0 ? 0 : lanes[0].FirstNs, last = count == 0 ? 0 : lanes[0].LastNs;
+            var analyses = InCatalogOrder(plan, lanes);
             var context = new AnalysisContext(path, reader.FileLength, reader.Header, reader.Health, count, first, last);
             var made = CompleteAll(analyses, context, cancellationToken).Where(table => plan.Wanted(table.Spec)).ToList();
             var damage = DamageNote(path, reader.Health);
@@ -97,6 +82,24 @@ public static class TraceAnalyzer
         {
             return Failed(path, plan, $"{path}: {e.Message}");
         }
+    }
+
+    /// <summary>
+    /// The plan's lanes (<see cref="AnalysisPlan.Lanes"/>), each over a session that builds what its analyses read. The
+    /// first lane's session counts the undecodable events (every lane sees the same ones). Every session gets the
+    /// symbols: only the lane that resolves frames looks names up, but every table may say whether a symbol path was given.
+    /// </summary>
+    private static AnalysisLane[] CreateLanes(AnalysisPlan plan, Symbols.Resolution.SymbolResolver? symbols) =>
+        plan.Lanes.Select((entries, i) => new AnalysisLane(new TraceSession(AnalysisPlan.NeedsOf(entries), symbols, countsUndecodable: i == 0), entries))
+            .ToArray();
+
+    /// <summary>The lanes' analyses in the plan's (catalog) order, which is the order their tables are given back in.</summary>
+    private static ITraceAnalysis[] InCatalogOrder(AnalysisPlan plan, AnalysisLane[] lanes)
+    {
+        var byEntry = new Dictionary<AnalysisEntry, ITraceAnalysis>(ReferenceEqualityComparer.Instance);
+        foreach (var lane in lanes)
+            for (int i = 0; i < lane.Entries.Count; i++) byEntry.Add(lane.Entries[i], lane.Analyses[i]);
+        return plan.Entries.Select(entry => byEntry[entry]).ToArray();
     }
 
     /// <summary>Every analysis's tables in catalog order; those that read tables are completed last, from the others'.</summary>

@@ -16,7 +16,7 @@ public sealed class AnalysisPlan
     {
         _entries = entries;
         _tables = tables;
-        foreach (var entry in entries) Needs |= entry.Needs;
+        Needs = NeedsOf(entries);
     }
 
     /// <summary>Every analysis of <paramref name="catalog"/>, every table.</summary>
@@ -46,6 +46,28 @@ public sealed class AnalysisPlan
 
     /// <summary>Whether the pass gives <paramref name="table"/> back (a planned analysis may make others too).</summary>
     public bool Wanted(TableSpec table) => _tables is null || _tables.Contains(table.Id);
+
+    /// <summary>
+    /// The planned analyses split into lanes that can run on cores of their own, each over a session of its own: those
+    /// that resolve frames (images, CLR methods; with them the symbols, which only they ask for and which the Symbols
+    /// table reports) in one lane, the others in another. One lane when either part is empty. Each lane's session
+    /// builds what its analyses read, so the parts both read (processes, stacks) are built twice: more CPU in all, less
+    /// time on two cores. Every table is the same however the analyses are split (each reads only its own session).
+    /// </summary>
+    public IReadOnlyList<IReadOnlyList<AnalysisEntry>> Lanes
+    {
+        get
+        {
+            var resolving = _entries.Where(ResolvesFrames).ToArray();
+            var others = _entries.Where(e => !ResolvesFrames(e)).ToArray();
+            return resolving.Length == 0 || others.Length == 0 ? [_entries] : [others, resolving];
+        }
+    }
+
+    private static bool ResolvesFrames(AnalysisEntry entry) => (entry.Needs & (SessionNeeds.Images | SessionNeeds.ClrMethods)) != 0;
+
+    /// <summary>What <paramref name="entries"/> read of the session.</summary>
+    public static SessionNeeds NeedsOf(IEnumerable<AnalysisEntry> entries) => entries.Aggregate(SessionNeeds.None, (needs, e) => needs | e.Needs);
 
     /// <summary>Fresh analyses for one pass over <paramref name="session"/> (which should meet <see cref="Needs"/>).</summary>
     public ITraceAnalysis[] CreateAnalyses(TraceSession session) => _entries.Select(e => e.Create(session)).ToArray();

@@ -25,13 +25,19 @@ public sealed class TraceSession : IStackListener
     private readonly StackCollector _stacks;
     private readonly StackedKernelEvents _stackedEvents = new();
     private readonly RunningThreads _running = new();
+    private readonly bool _countsUndecodable;
     private bool _complete;
 
     /// <param name="needs">The parts of the session the planned analyses read; the others are not built.</param>
     /// <param name="symbols">Names native frames from PDBs when given (the run's symbol path); null: <c>module+0xRVA</c> as always.</param>
-    public TraceSession(SessionNeeds needs = SessionNeeds.All, Symbols.Resolution.SymbolResolver? symbols = null)
+    /// <param name="countsUndecodable">
+    /// Whether it counts the events its decoders cannot decode (<see cref="Undecodable"/>); a pass run in lanes counts them
+    /// in one lane's session only, since every lane sees the same events.
+    /// </param>
+    public TraceSession(SessionNeeds needs = SessionNeeds.All, Symbols.Resolution.SymbolResolver? symbols = null, bool countsUndecodable = true)
     {
         Needs = needs;
+        _countsUndecodable = countsUndecodable;
         Strings = new StringPool();
         State = new TraceState(Strings, StatePartsFor(needs));
         _stacks = new StackCollector(listener: this);
@@ -48,7 +54,10 @@ public sealed class TraceSession : IStackListener
     public StackedKernelEvents StackedEvents => Built(SessionNeeds.StackedEvents) ? _stackedEvents : throw NotBuilt(SessionNeeds.StackedEvents);
 
     /// <summary>Events of kinds the tables read that their decoders could not decode (damage inside payloads).</summary>
-    public UndecodableEvents Undecodable { get; } = new();
+    public UndecodableEvents Undecodable => _countsUndecodable ? _undecodable
+        : throw new InvalidOperationException("this lane's session does not count undecodable events: the first lane's does");
+
+    private readonly UndecodableEvents _undecodable = new();
 
     /// <summary>The thread running on each processor, from the context switches the session sees before the analyses do.</summary>
     public RunningThreads Running => Built(SessionNeeds.RunningThreads) ? _running : throw NotBuilt(SessionNeeds.RunningThreads);
@@ -72,7 +81,7 @@ public sealed class TraceSession : IStackListener
             _running.Switch(e.TimeNs, e.Cpu, cs.NewThreadId, cs.OldThreadId);
         if (Built(SessionNeeds.Stacks)) _stacks.Observe(e);
         if (Built(SessionNeeds.StackedEvents)) _stackedEvents.Observe(e);
-        Undecodable.Observe(e, Strings);
+        if (_countsUndecodable) _undecodable.Observe(e, Strings);
     }
 
     /// <summary>Call once after the last event: finishes stacks still waiting for their user part.</summary>
