@@ -49,6 +49,7 @@ public static class TraceAnalyzer
         try
         {
             using var reader = EtlReader.Open(trace);
+            if (lanes.Length > 1) reader.MergeAhead = true; // lanes run at once only behind a merge on a thread of its own
             progress?.Report(0);
             reader.Dispatch(lanes, progress, cancellationToken);
             cancellationToken.ThrowIfCancellationRequested();

@@ -56,10 +56,12 @@ public sealed class EtlReader : IDisposable
     /// <summary>
     /// Whether passes that read ahead (<see cref="ReadAhead"/>) also merge ahead: the k-way merge, record headers and
     /// thread context run on a thread of the pass's own, handing the caller its events in batches, so what the caller
-    /// does with each event overlaps the merge. On by default. The events, their order and the trace's health are
-    /// exactly the same either way; an event's spans stay valid until the next <c>MoveNext</c>, as always.
+    /// does with each event overlaps the merge, and <see cref="Dispatch"/> runs its lanes at once. On by default on
+    /// machines of three cores or more: on two, the read-ahead thread already takes the second core, and a third busy
+    /// thread only adds the hand-over's cost. The events, their order and the trace's health are exactly the same
+    /// either way; an event's spans stay valid until the next <c>MoveNext</c>, as always.
     /// </summary>
-    public bool MergeAhead { get; set; } = true;
+    public bool MergeAhead { get; set; } = Environment.ProcessorCount >= 3;
 
     /// <summary>The most bytes of buffer data one pass may hold at once (tests lower it to exercise the limit).</summary>
     internal long BufferBudgetBytes { get; set; } = MemoryBudget.DefaultLimit;

@@ -28,7 +28,7 @@ internal static class EventDispatch
             threads[i - 1] = new Thread(() => Guarded(pipeline, failures, lane, () => RunLane(pipeline.Readers[lane], lanes[lane], null, default)))
             {
                 IsBackground = true,
-                Name = $"HiddenCost lane {lane}",
+                Name = $"hc-lane-{lane}",
             };
             threads[i - 1].Start();
         }

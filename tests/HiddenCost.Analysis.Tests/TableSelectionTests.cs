@@ -39,6 +39,30 @@ public sealed class TableSelectionTests
         foreach (var sample in SyntheticSamples) AssertEachTableAloneAsInAll(Path.Combine(SharedFolder.RepositoryRoot, "samples", sample));
     }
 
+    /// <summary>
+    /// Two lanes (the analyses that resolve frames apart from the others, each over its own session, on threads of
+    /// their own for traces of 4 MiB or more) give every table the rows and notes of one pass on one thread.
+    /// </summary>
+    [TestMethod]
+    public void Analyses_in_two_lanes_give_every_table_as_one_lane_does()
+    {
+        var twoLanes = AnalysisPlan.For(TableCatalog.Analyses, null).WithMaxLanes(2);
+        Assert.AreEqual(2, twoLanes.Lanes.Count);
+        CollectionAssert.AreEquivalent(new[] { "Spin-Wait Cost per Lock", "Directory Notify Buffers", "Syscall Hook Overhead", "CPU by Function", "Symbols" },
+            twoLanes.Lanes[1].Select(e => e.Tables[0].Name).ToArray(), "the lane that resolves frames");
+        Assert.AreEqual(1, AnalysisPlan.For(TableCatalog.Analyses, null).WithMaxLanes(1).Lanes.Count);
+        Assert.AreEqual(1, AnalysisPlan.For(TableCatalog.Analyses, [TableIds.EventCounts]).WithMaxLanes(2).Lanes.Count, "one kind of analysis: one lane");
+        var paths = SharedSamples.Select(SharedFolder.EtlSample).Concat(SyntheticSamples.Select(s => Path.Combine(SharedFolder.RepositoryRoot, "samples", s)));
+        foreach (var path in paths)
+        {
+            var one = TraceAnalyzer.Analyze(path, AnalysisPlan.For(TableCatalog.Analyses, null).WithMaxLanes(1));
+            var two = TraceAnalyzer.Analyze(path, twoLanes);
+            Assert.AreEqual(one.Warning, two.Warning);
+            Assert.AreEqual(one.Tables.Count, two.Tables.Count);
+            for (int t = 0; t < one.Tables.Count; t++) AssertSame(one.Tables[t], two.Tables[t], $"{Path.GetFileName(path)}, {one.Tables[t].Spec.Name} in two lanes");
+        }
+    }
+
     [TestMethod]
     public void A_table_alone_plans_only_its_analysis_and_what_that_reads_of_the_session()
     {

@@ -144,6 +144,7 @@ internal static class AnalysisBenchmark
         var process = Process.GetCurrentProcess();
         var cpu = process.TotalProcessorTime;
         double callerCpu = CallerThreadCpuSeconds();
+        var threads = ThreadCpuSampler.Applies ? new ThreadCpuSampler() : null;
         var watch = Stopwatch.StartNew();
         long events;
         switch (pass)
@@ -182,6 +183,8 @@ internal static class AnalysisBenchmark
         process.Refresh();
         var cpuSeconds = (process.TotalProcessorTime - cpu).TotalSeconds;
         callerCpu = CallerThreadCpuSeconds() - callerCpu;
+        if (threads?.Stop() is { } byThread)
+            Console.WriteLine("THREADS " + string.Join(", ", byThread.Select(t => FormattableString.Invariant($"{t.Name} {t.Seconds:F2}"))));
         Console.WriteLine(FormattableString.Invariant($"RESULT {watch.Elapsed.TotalSeconds:F3} {cpuSeconds:F3} {events} {PeakRss()} {callerCpu:F3}"));
         return 0;
     }

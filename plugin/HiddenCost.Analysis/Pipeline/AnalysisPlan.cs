@@ -48,11 +48,21 @@ public sealed class AnalysisPlan
     public bool Wanted(TableSpec table) => _tables is null || _tables.Contains(table.Id);
 
     /// <summary>
-    /// The planned analyses split into lanes that can run on cores of their own, each over a session of its own: those
-    /// that resolve frames (images, CLR methods; with them the symbols, which only they ask for and which the Symbols
-    /// table reports) in one lane, the others in another. One lane when either part is empty. Each lane's session
-    /// builds what its analyses read, so the parts both read (processes, stacks) are built twice: more CPU in all, less
-    /// time on two cores. Every table is the same however the analyses are split (each reads only its own session).
+    /// The most lanes a pass of this plan runs at once (<see cref="Lanes"/>): by default two on a machine of four cores
+    /// or more (the read-ahead and merging threads take two), else one. Lanes cost CPU (the session parts both lanes
+    /// read are built twice: about half as much again in all), so on two cores, where every thread's CPU comes out of
+    /// the same two, they would only slow a pass down.
+    /// </summary>
+    public int MaxLanes { get; private init; } = Environment.ProcessorCount >= 4 ? 2 : 1;
+
+    /// <summary>This plan with at most <paramref name="maxLanes"/> lanes (tests run both ways; 1 for a pass on one thread).</summary>
+    public AnalysisPlan WithMaxLanes(int maxLanes) => new(_entries, _tables) { MaxLanes = Math.Max(1, maxLanes) };
+
+    /// <summary>
+    /// The planned analyses split into lanes (up to <see cref="MaxLanes"/>) that can run on cores of their own, each
+    /// over a session of its own: those that resolve frames (images, CLR methods; with them the symbols, which only
+    /// they look up and which the Symbols table reports) in one lane, the others in another. One lane when either
+    /// part is empty. Every table is the same however the analyses are split: each reads only its own session.
     /// </summary>
     public IReadOnlyList<IReadOnlyList<AnalysisEntry>> Lanes
     {
@@ -60,7 +70,7 @@ public sealed class AnalysisPlan
         {
             var resolving = _entries.Where(ResolvesFrames).ToArray();
             var others = _entries.Where(e => !ResolvesFrames(e)).ToArray();
-            return resolving.Length == 0 || others.Length == 0 ? [_entries] : [others, resolving];
+            return MaxLanes < 2 || resolving.Length == 0 || others.Length == 0 ? [_entries] : [others, resolving];
         }
     }
 

@@ -41,7 +41,7 @@ internal sealed class MergePipeline : IDisposable
         _retirement = retirement;
         for (int i = 0; i < BatchesInFlight; i++) _free.Push(new EventBatch());
         Readers = Enumerable.Range(0, readers).Select(_ => new Reader(this)).ToArray();
-        _thread = new Thread(Produce) { IsBackground = true, Name = "HiddenCost ETL merge" };
+        _thread = new Thread(Produce) { IsBackground = true, Name = "hc-merge" };
         _thread.Start();
     }
 

@@ -154,7 +154,8 @@ internal sealed class ReadAheadWorker : IDisposable
         _running = true;
         try
         {
-            new Thread(Run) { IsBackground = true, Name = "HiddenCost ETL read-ahead" }.Start();
+            // Thread names of at most 15 characters: Linux tools (top -H, perf, /proc) show no more.
+            new Thread(Run) { IsBackground = true, Name = "hc-readahead" }.Start();
         }
         catch (Exception e) when (e is OutOfMemoryException or ThreadStartException)
         {
