@@ -204,7 +204,9 @@ internal static class AnalysisBenchmark
         {
             if (fractions.Count == 0 || value < fractions.Peek()) return;
             fractions.Dequeue();
-            Console.Error.WriteLine(FormattableString.Invariant($"PROBE pid {Environment.ProcessId} at {value:F2}: live heap {GC.GetTotalMemory(true) / 1e6:F1} MB, RSS {Environment.WorkingSet / 1e6:F0} MB"));
+            long peakSoFar = PeakRss(), rss = Environment.WorkingSet; // before the full collection the probe makes
+            Console.Error.WriteLine(FormattableString.Invariant(
+                $"PROBE pid {Environment.ProcessId} at {value:F2}: live heap {GC.GetTotalMemory(true) / 1e6:F1} MB, RSS {rss / 1e6:F0} MB, peak so far {peakSoFar / 1e6:F0} MB"));
             if (go is null) return;
             while (!File.Exists(go)) Thread.Sleep(200);
             File.Delete(go);
