@@ -20,7 +20,9 @@ internal static class AnalysisBenchmark
 
     /// <summary>One pass in a process of its own: its wall and CPU time, its events and the process's peak resident memory.</summary>
     /// <param name="CallerCpuSeconds">CPU of the thread that called the pass (the analyses run on it): the part no second core can take.</param>
-    private sealed record PassFigures(string Pass, double WallSeconds, double CpuSeconds, long Events, long PeakRssBytes, double CallerCpuSeconds);
+    /// <param name="BusiestThread">The thread that used the most CPU, and how much: the least wall time the pass could take with a core per thread.</param>
+    private sealed record PassFigures(string Pass, double WallSeconds, double CpuSeconds, long Events, long PeakRssBytes, double CallerCpuSeconds,
+        string BusiestThread = "");
 
     public static int Run(string[] args)
     {
@@ -78,12 +80,14 @@ internal static class AnalysisBenchmark
         var decode = InChild(path, "decode");
         var info = InChild(path, "table:" + TableIds.TraceInfo);
         var all = InChild(path, "all");
+        var lanes = InChild(path, "all-lanes");
         Console.WriteLine($"\n{Path.GetFileName(path)} ({kind}, {new FileInfo(path).Length / 1e9:F2} GB, {all.Events:N0} events):");
-        Console.WriteLine($"  {"pass",-26} {"wall s",7} {"CPU s",7} {"caller s",8} {"peak MB",8}");
-        foreach (var r in new[] { header, decode, info, all })
-            Console.WriteLine($"  {r.Pass,-26} {r.WallSeconds,7:F2} {r.CpuSeconds,7:F2} {r.CallerCpuSeconds,8:F2} {r.PeakRssBytes / 1e6,8:F0}");
+        Console.WriteLine($"  {"pass",-26} {"wall s",7} {"CPU s",7} {"caller s",8} {"peak MB",8}  busiest thread (CPU s)");
+        foreach (var r in new[] { header, decode, info, all, lanes })
+            Console.WriteLine($"  {r.Pass,-26} {r.WallSeconds,7:F2} {r.CpuSeconds,7:F2} {r.CallerCpuSeconds,8:F2} {r.PeakRssBytes / 1e6,8:F0}  {r.BusiestThread}");
         Console.WriteLine($"  all tables / header walk: {all.WallSeconds / header.WallSeconds:F2} (wall), {all.CpuSeconds / header.CpuSeconds:F2} (CPU)");
         Console.WriteLine($"  Trace Info / decode pass: {info.WallSeconds / decode.WallSeconds:F2} (wall), {info.CpuSeconds / decode.CpuSeconds:F2} (CPU)");
+        Console.WriteLine($"  two lanes: busiest thread / header walk wall: {BusiestSeconds(lanes) / header.WallSeconds:F2} (the ratio with a core per thread)");
     }
 
     /// <summary>
@@ -109,6 +113,9 @@ internal static class AnalysisBenchmark
         Console.WriteLine($"  {"all tables",-58} {"",-42} {all.WallSeconds,7:F2} {all.CpuSeconds,7:F2} {all.CpuSeconds - baseline.CpuSeconds,7:F2} {"",6} {all.PeakRssBytes / 1e6,8:F0}");
     }
 
+    private static double BusiestSeconds(PassFigures run) =>
+        run.BusiestThread.Split(' ') is [.., var seconds] && double.TryParse(seconds, Invariant, out var s) ? s : double.NaN;
+
     private static string Clip(string s, int n) => s.Length <= n ? s : s[..(n - 1)] + "…";
 
     /// <summary>Runs one pass in a child process and reads its RESULT line.</summary>
@@ -121,11 +128,12 @@ internal static class AnalysisBenchmark
         using var child = Process.Start(start)!;
         var output = child.StandardOutput.ReadToEnd();
         child.WaitForExit();
+        var threads = output.Split('\n').FirstOrDefault(l => l.StartsWith("THREADS ", StringComparison.Ordinal))?["THREADS ".Length..].Split(", ")[0] ?? "";
         var line = output.Split('\n').FirstOrDefault(l => l.StartsWith("RESULT ", StringComparison.Ordinal))
             ?? throw new InvalidOperationException($"the {pass} pass over {path} failed (exit {child.ExitCode}): {output.Trim()}");
         var f = line.Split(' ');
         return new PassFigures(Label(pass), double.Parse(f[1], Invariant), double.Parse(f[2], Invariant), long.Parse(f[3], Invariant), long.Parse(f[4], Invariant),
-            f.Length > 5 ? double.Parse(f[5], Invariant) : double.NaN);
+            f.Length > 5 ? double.Parse(f[5], Invariant) : double.NaN, threads.Trim());
     }
 
     private static string Label(string pass) => pass switch
@@ -133,6 +141,7 @@ internal static class AnalysisBenchmark
         "header" => "header-only walk",
         "decode" => "decode pass",
         "all" => "all tables",
+        "all-lanes" => "all tables, two lanes",
         _ when pass.StartsWith("table:", StringComparison.Ordinal) =>
             string.Join(" + ", pass["table:".Length..].Split('+').Select(id => TableCatalog.Find(id)?.Name ?? id)),
         _ => pass,
@@ -171,8 +180,11 @@ internal static class AnalysisBenchmark
             }
             default:
             {
-                IEnumerable<Guid>? tables = pass == "all" ? null : pass["table:".Length..].Split('+').Select(Guid.Parse).ToArray();
-                var result = TraceAnalyzer.Analyze(path, tables, HeapProbe.FromEnvironment());
+                IEnumerable<Guid>? tables = pass is "all" or "all-lanes" ? null : pass["table:".Length..].Split('+').Select(Guid.Parse).ToArray();
+                var plan = AnalysisPlan.For(TableCatalog.Analyses, tables);
+                // all-lanes: the pass a machine of four cores or more runs (two lanes of analyses, merge ahead), whatever this one has.
+                if (pass == "all-lanes") plan = plan.WithMaxLanes(2);
+                var result = TraceAnalyzer.Analyze(path, plan, HeapProbe.FromEnvironment());
                 if (result.Error is not null) throw new InvalidOperationException(result.Error);
                 var info = result.Tables.FirstOrDefault(t => t.Spec.Id == TableIds.TraceInfo);
                 events = info is { RowCount: > 0 } ? info.Value(0, info.Spec.IndexOf("Events")) as long? ?? -1 : -1;
