@@ -195,6 +195,8 @@ internal static class AnalysisBenchmark
         process.Refresh();
         var cpuSeconds = (process.TotalProcessorTime - cpu).TotalSeconds;
         callerCpu = CallerThreadCpuSeconds() - callerCpu;
+        // Allocation shows what the collector works through: small here (about 14 bytes an event for all tables).
+        Console.WriteLine(FormattableString.Invariant($"ALLOCATED {GC.GetTotalAllocatedBytes(precise: true) / 1e6:F0} MB, {GC.CollectionCount(0)} young and {GC.CollectionCount(2)} full collections"));
         if (threads?.Stop() is { } byThread)
             Console.WriteLine("THREADS " + string.Join(", ", byThread.Select(t => FormattableString.Invariant($"{t.Name} {t.Seconds:F2}"))));
         Console.WriteLine(FormattableString.Invariant($"RESULT {watch.Elapsed.TotalSeconds:F3} {cpuSeconds:F3} {events} {PeakRss()} {callerCpu:F3}"));
