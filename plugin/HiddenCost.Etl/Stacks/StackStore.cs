@@ -19,7 +19,11 @@ public sealed class StackStore
     private Part[] _parts = new Part[256];
     private int _partCount = 1;
     private int[] _partBuckets = new int[256];
-    private (int Kernel, int User)[] _stacks = new (int, int)[256];
+    // Stack ids grow with the trace (each key lifetime whose pending part turns out a duplicate keeps its id), so the
+    // table of parts by id grows in chunks of 8,192 (64 KB, under the large-object threshold): no doubling that holds
+    // twice the ids for a while and up to twice as many after.
+    private const int StackChunkShift = 13, StackChunkSize = 1 << StackChunkShift;
+    private readonly List<(int Kernel, int User)[]> _stacks = new() { new (int, int)[StackChunkSize] };
     private int _stackCount = 1;
     private readonly Dictionary<(int Kernel, int User), int> _stackIndex = new();
     // The stacks made with each part still pending, to rewrite when it resolves to a duplicate.
@@ -110,11 +114,11 @@ public sealed class StackStore
     {
         foreach (int id in stacks)
         {
-            var old = _stacks[id];
+            var old = StackAt(id);
             var now = (CanonicalPart(old.Kernel), CanonicalPart(old.User));
             if (now == old) continue;
             if (_stackIndex.TryGetValue(old, out int indexed) && indexed == id) _stackIndex.Remove(old);
-            _stacks[id] = now;
+            StackAt(id) = now;
             if (!_stackIndex.ContainsKey(now)) _stackIndex[now] = id; // a part still pending keeps it listed for its own rewrite
         }
     }
@@ -132,9 +136,9 @@ public sealed class StackStore
         kernelPart = CanonicalPart(kernelPart);
         userPart = CanonicalPart(userPart);
         if (_stackIndex.TryGetValue((kernelPart, userPart), out int id)) return new StackId(id);
-        if (_stackCount == _stacks.Length) Array.Resize(ref _stacks, _stacks.Length * 2);
+        if ((_stackCount & (StackChunkSize - 1)) == 0) _stacks.Add(new (int, int)[StackChunkSize]);
         id = _stackCount++;
-        _stacks[id] = (kernelPart, userPart);
+        StackAt(id) = (kernelPart, userPart);
         _stackIndex[(kernelPart, userPart)] = id;
         if (IsPending(kernelPart)) StacksOfPending(kernelPart).Add(id);
         if (userPart != kernelPart && IsPending(userPart)) StacksOfPending(userPart).Add(id);
@@ -142,7 +146,9 @@ public sealed class StackStore
     }
 
     public (int KernelPart, int UserPart) PartsOf(StackId stack) =>
-        stack.Value > 0 && stack.Value < _stackCount ? _stacks[stack.Value] : (0, 0);
+        stack.Value > 0 && stack.Value < _stackCount ? StackAt(stack.Value) : (0, 0);
+
+    private ref (int Kernel, int User) StackAt(int id) => ref _stacks[id >> StackChunkShift][id & (StackChunkSize - 1)];
 
     public StackFrames GetFrames(StackId stack)
     {
