@@ -127,8 +127,11 @@ public sealed class SpinEventLog : IDisposable
 /// </summary>
 internal sealed record SpinLogOptions(int SampleChunkShift, int EventChunkShift, int ResidentSampleChunks, int ResidentEventChunks, string? Directory = null)
 {
-    /// <summary>65,536 samples a chunk (1.3 MB), 32,768 other events (1.4 MB): about 8 MB in memory at most.</summary>
-    public static SpinLogOptions Default { get; } = new(16, 15, 4, 2);
+    /// <summary>
+    /// 65,536 samples a chunk (1.3 MB; two in memory), 32,768 other events (1.4 MB; one): about 4 MB in memory at most,
+    /// holding the last 65,536 samples or more, while a sample waits for its stack about a second of trace time.
+    /// </summary>
+    public static SpinLogOptions Default { get; } = new(16, 15, 2, 1);
 }
 
 /// <summary>Receives the log's events in stream order.</summary>
