@@ -1,3 +1,4 @@
+using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.SpinWait;
@@ -16,8 +17,8 @@ namespace HiddenCost.Analysis.Tests;
 [TestClass]
 public sealed class SpinWaitLogSpillTests
 {
-    /// <summary>8 samples and 4 other events a chunk, one chunk of each in memory.</summary>
-    private static readonly SpinLogOptions Tiny = new(3, 2, 1, 1);
+    /// <summary>8 samples, 4 other events and 4 unplaced spin runs a chunk, one chunk of each in memory.</summary>
+    private static readonly SpinLogOptions Tiny = new(3, 2, 1, 1, RunChunkShift: 2);
 
     private sealed class Recorder : ISpinEventVisitor
     {
@@ -64,6 +65,38 @@ public sealed class SpinWaitLogSpillTests
     }
 
     [TestMethod]
+    public void Unplaced_runs_written_to_their_file_come_back_in_order_with_their_threads_sites_and_paths()
+    {
+        var process = new ProcessRef(4200, 0, "Shop.exe");
+        var tally = new ProcessTally(process);
+        var threads = new[] { new ThreadSpinState(process, 7, tally), new ThreadSpinState(process, 8, tally) };
+        var runs = new UnplacedRuns(Tiny);
+        var added = new List<(ThreadSpinState, SpinRun)>();
+        for (int i = 0; i < 103; i++)
+        {
+            var paths = default(RuntimePaths).With((ulong)(i % 3));
+            if (i % 10 == 0) paths = paths.With(0x9000).With(0x9100 + (ulong)i);  // several paths: kept aside
+            var run = new SpinRun(i * 100, i * 100 + 50, 10 + i, i % 4 == 0 ? null : "Site" + i % 5, i % 2 == 0, i % 3 == 0, paths);
+            runs.Add(threads[i % 2], run);
+            added.Add((threads[i % 2], run));
+        }
+        Assert.AreEqual(25L * 4 * 48, runs.SpilledBytes, "103 runs, 4 a chunk, the newest chunk in memory: 25 chunks of 48-byte runs written");
+        var placed = new List<(ThreadSpinState, SpinRun)>();
+        runs.PlaceAll((th, run) => placed.Add((th, run)));
+        Assert.AreEqual(added.Count, placed.Count);
+        for (int i = 0; i < added.Count; i++)
+        {
+            var (th, run) = placed[i];
+            var (th0, run0) = added[i];
+            Assert.AreSame(th0, th);
+            Assert.AreEqual((run0.StartNs, run0.EndNs, run0.CpuNs, run0.Site, run0.Named, run0.Wasted), (run.StartNs, run.EndNs, run.CpuNs, run.Site, run.Named, run.Wasted));
+            foreach (ulong path in new ulong[] { 0, 1, 2, 0x9000, 0x9100 + (ulong)i }) Assert.AreEqual(run0.Paths.Contains(path), run.Paths.Contains(path), $"run {i} path {path:X}");
+        }
+        Assert.AreEqual(0L, runs.Count, "placed runs are not kept");
+        runs.PlaceAll((_, _) => Assert.Fail("placed twice"));
+    }
+
+    [TestMethod]
     public void A_log_whose_temporary_folder_does_not_exist_keeps_its_chunks_in_memory_and_says_why()
     {
         string missing = Path.Combine(Path.GetTempPath(), "hiddencost-no-such-folder-" + Guid.NewGuid().ToString("N"), "deeper");
@@ -102,8 +135,10 @@ public sealed class SpinWaitLogSpillTests
     {
         var path = SharedFolder.EtlSample(sample);
         var (expected, _) = Run(() => EtlReader.Open(path), SpinLogOptions.Default);
-        var (actual, written) = Run(() => EtlReader.Open(path), Tiny);
+        var (actual, written, runsWritten) = Run3(() => EtlReader.Open(path), Tiny);
         Assert.IsTrue(written > 100_000, $"{written} bytes written");
+        // Runtime code called from managed code: runs that only the end places (or sets aside), written 4 a chunk.
+        Assert.IsTrue(runsWritten > 1_000, $"{runsWritten} bytes of runs written");
         AssertSame(expected, actual);
     }
 
@@ -136,7 +171,7 @@ public sealed class SpinWaitLogSpillTests
         }
     }
 
-    private static (IReadOnlyList<Table> Tables, long Written) Run(Func<EtlReader> open, SpinLogOptions options)
+    private static (IReadOnlyList<Table> Tables, long Written, long RunsWritten) Run3(Func<EtlReader> open, SpinLogOptions options)
     {
         var session = new TraceSession();
         var analysis = new SpinWaitAnalysis(session, options);
@@ -152,7 +187,13 @@ public sealed class SpinWaitLogSpillTests
         }
         session.Complete();
         var tables = analysis.Complete(new AnalysisContext(reader.FilePath, reader.FileLength, reader.Header, reader.Health, count, first, last));
-        return (tables, analysis.LogSpilledBytes);
+        return (tables, analysis.LogSpilledBytes, analysis.RunsSpilledBytes);
+    }
+
+    private static (IReadOnlyList<Table> Tables, long Written) Run(Func<EtlReader> open, SpinLogOptions options)
+    {
+        var (tables, written, _) = Run3(open, options);
+        return (tables, written);
     }
 
     private static void AssertSame(IReadOnlyList<Table> expected, IReadOnlyList<Table> actual)

@@ -122,14 +122,17 @@ public sealed class SpinEventLog : IDisposable
 }
 
 /// <summary>
-/// How the log keeps its chunks: 2^shift items each, how many of the newest stay in memory, and where the temporary
-/// file goes (the system's temporary folder when null). Tests make the chunks tiny to write almost everything.
+/// How the log (and the tracker's unplaced runs, <see cref="UnplacedRuns"/>) keep their chunks: 2^shift items each,
+/// how many of the newest stay in memory, and where the temporary files go (the system's temporary folder when null).
+/// Tests make the chunks tiny to write almost everything.
 /// </summary>
-internal sealed record SpinLogOptions(int SampleChunkShift, int EventChunkShift, int ResidentSampleChunks, int ResidentEventChunks, string? Directory = null)
+internal sealed record SpinLogOptions(int SampleChunkShift, int EventChunkShift, int ResidentSampleChunks, int ResidentEventChunks, string? Directory = null,
+    int RunChunkShift = 14, int ResidentRunChunks = 1)
 {
     /// <summary>
     /// 65,536 samples a chunk (1.3 MB; two in memory), 32,768 other events (1.4 MB; one): about 4 MB in memory at most,
-    /// holding the last 65,536 samples or more, while a sample waits for its stack about a second of trace time.
+    /// holding the last 65,536 samples or more, while a sample waits for its stack about a second of trace time;
+    /// 16,384 unplaced runs a chunk (0.8 MB; one).
     /// </summary>
     public static SpinLogOptions Default { get; } = new(16, 15, 2, 1);
 }

@@ -24,7 +24,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
 
     private readonly TraceSession _session;
     private readonly SpinEventLog _log;
-    private readonly SpinWaitTracker _tracker = new();
+    private readonly SpinWaitTracker _tracker;
     private readonly SpinWaitReadiness _readiness = new();
     private readonly List<ProcessRef> _processes = new();
     private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
@@ -43,12 +43,16 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     {
         _session = session;
         _log = new SpinEventLog(logOptions);
+        _tracker = new SpinWaitTracker(logOptions);
         _stackMatcher = new SampleStackMatcher(_log, (thread, timestamp) => session.Stacks.IsWaitingForUserPart(thread, timestamp));
         session.AddStackListener(_stackMatcher);
     }
 
     /// <summary>Bytes the event log wrote to its temporary file (for tests).</summary>
     internal long LogSpilledBytes => _log.SpilledBytes;
+
+    /// <summary>Bytes of spin runs waiting to be placed that the tracker wrote to its temporary file (for tests).</summary>
+    internal long RunsSpilledBytes => _tracker.SpilledBytes;
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SpinWaitTables.PerLock.Spec, SpinWaitTables.ByProcess.Spec };
 
@@ -75,7 +79,7 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
             _tracker.Switches(_session.Final(c.Process), thread, c.Yields, c.FirstYieldNs, c.LastYieldNs, c.Delays);
         using (_log) new SpinReplay(_tracker, _final, Classify).Run(_log);
         var (perLock, byProcess) = _tracker.Build(context.LastEventNs);
-        foreach (var note in _readiness.Notes().Concat(SpinWaitNotes.LogInMemory(_log.SpillFailure)))
+        foreach (var note in _readiness.Notes().Concat(SpinWaitNotes.LogInMemory(_log.SpillFailure ?? _tracker.SpillFailure)))
         {
             perLock.AddNote(note);
             byProcess.AddNote(note);
