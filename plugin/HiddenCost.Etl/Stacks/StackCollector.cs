@@ -317,10 +317,19 @@ public sealed class StackCollector
 
     private void Emit(long timestamp, int pid, int tid, int kernelPart, int userPart)
     {
-        var stack = Store.Intern(kernelPart, userPart);
+        // Held only when a ticket takes it or the listener keeps it: a stack of an event nobody asked about, made with a
+        // key that turns out to name known frames (a trace defines the same stacks under new keys again and again),
+        // is forgotten then rather than kept for the whole pass.
+        var stack = Store.InternUnheld(kernelPart, userPart);
         Completed++;
-        if (_tickets.Remove((timestamp, tid), out int ticket)) _ticketResults[ticket] = stack;
-        _listener?.OnStack(new StackMatch(timestamp, pid, tid, stack));
+        bool kept = false;
+        if (_tickets.Remove((timestamp, tid), out int ticket))
+        {
+            _ticketResults[ticket] = stack;
+            kept = true;
+        }
+        if (_listener is not null) kept |= _listener.Take(new StackMatch(timestamp, pid, tid, stack));
+        if (kept) Store.Hold(stack);
     }
 
     private int NewTicket()

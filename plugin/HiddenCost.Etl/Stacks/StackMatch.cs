@@ -10,4 +10,17 @@ public readonly record struct StackMatch(long EventTimestamp, int ProcessId, int
 public interface IStackListener
 {
     void OnStack(in StackMatch match);
+
+    /// <summary>
+    /// Receives a stack (<see cref="OnStack"/>) and says whether the listener keeps its id past the call. An id nobody
+    /// keeps (and no ticket took) may be forgotten by the store once its stack keys turn out to name frames it already
+    /// holds under another id. A listener that keeps some stacks and not others (one waiting for certain events'
+    /// stacks) returns false for the others; the default keeps every one, as a listener that only implements
+    /// <see cref="OnStack"/> may.
+    /// </summary>
+    bool Take(in StackMatch match)
+    {
+        OnStack(match);
+        return true;
+    }
 }

@@ -11,6 +11,11 @@ namespace HiddenCost.Etl.Stacks;
 /// pending part turns out to duplicate a stored one, the stacks made with it are rewritten to that part (their ids
 /// stay valid: a duplicate keeps its slot, 8 bytes, and leaves the index), and once the collector says nothing refers
 /// to it any more (<see cref="Release"/>) its slot is reused for the next pending part.
+/// A stack id the collector hands out (<see cref="InternUnheld"/>) that no ticket took and no listener kept
+/// (<see cref="Hold"/> not called) can be forgotten once its pending parts turn out to duplicate a stack already
+/// indexed: nobody has the id, and no lookup can return it (it is not in the index). Ids are never given again, so the
+/// numbering (which ties are broken by) stays as it was; forgotten ids free their 8 bytes when a whole chunk of ids is
+/// down to a few still known, which move to a small side table.
 /// </summary>
 public sealed class StackStore
 {
@@ -19,7 +24,17 @@ public sealed class StackStore
     private Part[] _parts = new Part[256];
     private int _partCount = 1;
     private int[] _partBuckets = new int[256];
-    private (int Kernel, int User)[] _stacks = new (int, int)[256];
+    // Stack ids grow with the trace (each key lifetime whose pending part turns out a duplicate keeps its id), so the
+    // table of parts by id grows in chunks of 8,192 (64 KB, under the large-object threshold): no doubling that holds
+    // twice the ids for a while and up to twice as many after.
+    private const int StackChunkShift = 13, StackChunkSize = 1 << StackChunkShift;
+    private readonly List<(int Kernel, int User)[]?> _stacks = new() { new (int, int)[StackChunkSize] };
+    private readonly List<int> _knownInChunk = new() { 0 };
+    // A chunk whose ids are almost all forgotten keeps its few known ones here instead (about 24 bytes each).
+    private const int SparseChunkLimit = 512;
+    private readonly Dictionary<int, (int Kernel, int User)> _sparse = new();
+    // Ids made with a pending part that no ticket or listener has kept yet.
+    private readonly HashSet<int> _unheld = new();
     private int _stackCount = 1;
     private readonly Dictionary<(int Kernel, int User), int> _stackIndex = new();
     // The stacks made with each part still pending, to rewrite when it resolves to a duplicate.
@@ -44,6 +59,12 @@ public sealed class StackStore
 
     /// <summary>Part slots in use or free for reuse (content parts, pending key parts, duplicates not yet released).</summary>
     public int PartCount => _partCount - 1;
+
+    /// <summary>Stack ids forgotten: nobody held them, and their frames turned out a duplicate of an indexed stack's.</summary>
+    public long ForgottenStacks { get; private set; }
+
+    /// <summary>Chunks of 8,192 stack ids still held in memory (for tests).</summary>
+    internal int StackChunksHeld => _stacks.Count(c => c is not null);
 
     /// <summary>Frames stored in total.</summary>
     public int FrameCount => _frameCount;
@@ -75,15 +96,42 @@ public sealed class StackStore
         if (!IsPending(part)) return;
         _parts[part].Pending = false;
         _stacksOfPending.Remove(part, out var stacks);
-        if (frames.IsEmpty) return;
-        int existing = InternExisting(frames, out int hash);
-        if (existing == 0)
+        if (!frames.IsEmpty)
         {
-            Store(part, frames, hash);
-            return;
+            int existing = InternExisting(frames, out int hash);
+            if (existing == 0) Store(part, frames, hash);
+            else
+            {
+                _parts[part].Alias = existing;
+                if (stacks is not null) RewriteStacks(stacks);
+            }
         }
-        _parts[part].Alias = existing;
-        if (stacks is not null) RewriteStacks(stacks);
+        if (stacks is not null && _unheld.Count > 0) Settle(stacks);
+    }
+
+    /// <summary>
+    /// Ids nobody held whose parts are all known now stop waiting for a holder: one whose pair is indexed under
+    /// another id is a duplicate nobody can ask about, and is forgotten.
+    /// </summary>
+    private void Settle(List<int> stacks)
+    {
+        foreach (int id in stacks)
+        {
+            if (!_unheld.Contains(id)) continue;
+            var pair = Get(id);
+            if (IsPending(pair.Kernel) || IsPending(pair.User)) continue;
+            _unheld.Remove(id);
+            if (_stackIndex.TryGetValue(pair, out int indexed) && indexed != id) Forget(id);
+        }
+    }
+
+    /// <summary>
+    /// The id <paramref name="stack"/> is kept by its caller (a ticket, a listener): it stays valid for the whole pass.
+    /// Every id from <see cref="Intern"/> is held already; the collector holds those it hands out as it hands them.
+    /// </summary>
+    public void Hold(StackId stack)
+    {
+        if (_unheld.Count > 0) _unheld.Remove(stack.Value);
     }
 
     /// <summary>
@@ -110,11 +158,11 @@ public sealed class StackStore
     {
         foreach (int id in stacks)
         {
-            var old = _stacks[id];
+            var old = Get(id);
             var now = (CanonicalPart(old.Kernel), CanonicalPart(old.User));
             if (now == old) continue;
             if (_stackIndex.TryGetValue(old, out int indexed) && indexed == id) _stackIndex.Remove(old);
-            _stacks[id] = now;
+            Set(id, now);
             if (!_stackIndex.ContainsKey(now)) _stackIndex[now] = id; // a part still pending keeps it listed for its own rewrite
         }
     }
@@ -125,24 +173,78 @@ public sealed class StackStore
         return list;
     }
 
-    /// <summary>The stack made of these two parts (<see cref="StackId.None"/> when both are empty).</summary>
+    /// <summary>The stack made of these two parts (<see cref="StackId.None"/> when both are empty), held for the whole pass.</summary>
     public StackId Intern(int kernelPart, int userPart)
+    {
+        var stack = InternUnheld(kernelPart, userPart);
+        Hold(stack);
+        return stack;
+    }
+
+    /// <summary>
+    /// <see cref="Intern"/>, but an id made with a pending part is forgotten when its parts turn out a duplicate unless
+    /// <see cref="Hold"/> is called for it first (the collector: when a ticket takes it or a listener keeps it).
+    /// </summary>
+    internal StackId InternUnheld(int kernelPart, int userPart)
     {
         if (kernelPart == 0 && userPart == 0) return StackId.None;
         kernelPart = CanonicalPart(kernelPart);
         userPart = CanonicalPart(userPart);
         if (_stackIndex.TryGetValue((kernelPart, userPart), out int id)) return new StackId(id);
-        if (_stackCount == _stacks.Length) Array.Resize(ref _stacks, _stacks.Length * 2);
+        if ((_stackCount & (StackChunkSize - 1)) == 0) AddChunk();
         id = _stackCount++;
-        _stacks[id] = (kernelPart, userPart);
+        Set(id, (kernelPart, userPart));
+        _knownInChunk[^1]++;
         _stackIndex[(kernelPart, userPart)] = id;
-        if (IsPending(kernelPart)) StacksOfPending(kernelPart).Add(id);
-        if (userPart != kernelPart && IsPending(userPart)) StacksOfPending(userPart).Add(id);
+        bool kernelPending = IsPending(kernelPart), userPending = userPart != kernelPart && IsPending(userPart);
+        if (kernelPending) StacksOfPending(kernelPart).Add(id);
+        if (userPending) StacksOfPending(userPart).Add(id);
+        if (kernelPending || userPending) _unheld.Add(id);
         return new StackId(id);
     }
 
     public (int KernelPart, int UserPart) PartsOf(StackId stack) =>
-        stack.Value > 0 && stack.Value < _stackCount ? _stacks[stack.Value] : (0, 0);
+        stack.Value > 0 && stack.Value < _stackCount ? Get(stack.Value) : (0, 0);
+
+    private (int Kernel, int User) Get(int id) =>
+        _stacks[id >> StackChunkShift] is { } chunk ? chunk[id & (StackChunkSize - 1)] : _sparse.GetValueOrDefault(id);
+
+    private void Set(int id, (int Kernel, int User) pair)
+    {
+        if (_stacks[id >> StackChunkShift] is { } chunk) chunk[id & (StackChunkSize - 1)] = pair;
+        else _sparse[id] = pair;
+    }
+
+    private void AddChunk()
+    {
+        _stacks.Add(new (int, int)[StackChunkSize]);
+        _knownInChunk.Add(0);
+        // The chunk before is complete now: its ids forgotten while it filled may leave it nearly empty.
+        MaybeDropChunk(_stacks.Count - 2);
+    }
+
+    /// <summary>An id nobody holds or can find: it reads as no stack from now on (nobody asks).</summary>
+    private void Forget(int id)
+    {
+        ForgottenStacks++;
+        int chunk = id >> StackChunkShift;
+        if (_stacks[chunk] is { } entries)
+        {
+            entries[id & (StackChunkSize - 1)] = default;
+            _knownInChunk[chunk]--;
+            MaybeDropChunk(chunk);
+        }
+        else _sparse.Remove(id);
+    }
+
+    /// <summary>A complete chunk down to a few known ids moves them to the side table and lets its array go.</summary>
+    private void MaybeDropChunk(int chunk)
+    {
+        if (chunk < 0 || chunk >= _stacks.Count - 1 || _knownInChunk[chunk] > SparseChunkLimit || _stacks[chunk] is not { } entries) return;
+        for (int i = 0; i < entries.Length; i++)
+            if (entries[i] != default) _sparse[(chunk << StackChunkShift) + i] = entries[i];
+        _stacks[chunk] = null;
+    }
 
     public StackFrames GetFrames(StackId stack)
     {

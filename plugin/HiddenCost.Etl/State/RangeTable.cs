@@ -1,3 +1,5 @@
+using System.Runtime.InteropServices;
+
 namespace HiddenCost.Etl.State;
 
 /// <summary>An address range with a lifetime (images, JIT methods).</summary>
@@ -20,8 +22,7 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
 {
     private const int BatchSize = 1024;
 
-    private List<T> _main = new();
-    private List<T> _spare = new();
+    private readonly List<T> _main = new();
     private readonly List<T> _batch = new();
     private ulong _maxLength;
 
@@ -166,19 +167,19 @@ internal sealed class RangeTable<T> where T : class, IAddressRange
         return i >= 0 && list[i].RangeStart == start ? list[i] : null;
     }
 
-    /// <summary>Merges the batch into the main list (older ranges first among equal starts).</summary>
+    /// <summary>
+    /// Merges the batch into the main list (older ranges first among equal starts), in place from the end: a second
+    /// list as large as the main one would hold 8 more bytes a range for as long as the trace is read.
+    /// </summary>
     private void Merge()
     {
         if (_batch.Count == 0) return;
-        _spare.Clear();
-        int m = 0, b = 0;
-        while (m < _main.Count || b < _batch.Count)
-        {
-            if (b == _batch.Count || (m < _main.Count && _main[m].RangeStart <= _batch[b].RangeStart)) _spare.Add(_main[m++]);
-            else _spare.Add(_batch[b++]);
-        }
-        (_main, _spare) = (_spare, _main);
-        _spare.Clear();
+        int m = _main.Count - 1, b = _batch.Count - 1;
+        CollectionsMarshal.SetCount(_main, _main.Count + _batch.Count);
+        var merged = CollectionsMarshal.AsSpan(_main);
+        // Ties take the batch's range: it is newer, so it goes after the main list's ranges at that start.
+        for (int w = merged.Length - 1; b >= 0; w--)
+            merged[w] = m >= 0 && merged[m].RangeStart > _batch[b].RangeStart ? merged[m--] : _batch[b--];
         _batch.Clear();
         IndexOrderedRuns();
     }

@@ -382,7 +382,12 @@ public sealed class TraceState
     {
         if (!ClrMethodView.TryDecode(e, out var m)) return;
         string signature = m.MethodSignature.IsEmpty ? "" : _strings.Intern(m.MethodSignature);
-        var method = new ClrMethodInfo(e.ProcessId, start, size, FullName(m.MethodNamespace, m.MethodName), signature, methodId, m.ModuleId, loadTimeNs);
+        string fullName = FullName(m.MethodNamespace, m.MethodName);
+        // A new instance of the method the last range at this address described (the id reused by another process
+        // instance, as in a loop of runs) shares that one's names: each instance still has a record of its own.
+        var method = table.FindAt(start) is { } earlier && earlier.IsSameMethod(e.ProcessId, start, size, fullName, signature, methodId, m.ModuleId)
+            ? new ClrMethodInfo(earlier, loadTimeNs)
+            : new ClrMethodInfo(e.ProcessId, start, size, fullName, signature, methodId, m.ModuleId, loadTimeNs);
         table.Add(method);
         ListFor(_methodsSinceStart, e.ProcessId).Add(method);
         _methodCount++;

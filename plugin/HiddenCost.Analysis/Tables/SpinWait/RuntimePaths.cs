@@ -18,6 +18,12 @@ internal readonly struct RuntimePaths
 
     public bool IsEmpty => _first == 0;
 
+    /// <summary>The first path taken (0: none).</summary>
+    public ulong First => _first;
+
+    /// <summary>More than one path taken (so more than <see cref="First"/> to keep).</summary>
+    public bool HasSeveral => _more is not null;
+
     public RuntimePaths With(ulong path)
     {
         if (path == 0 || Contains(path)) return this;

@@ -46,11 +46,15 @@ internal sealed class SampleStackMatcher(SpinEventLog log, Func<int, long, bool>
         if (_order.Count > 2 * MaxPending) CompactOrder();
     }
 
-    public void OnStack(in StackMatch match)
+    public void OnStack(in StackMatch match) => Take(match);
+
+    /// <summary>Gives the stack to the sample waiting for it; true when one was (the log keeps the id).</summary>
+    public bool Take(in StackMatch match)
     {
-        if (match.Stack.IsNone || !_pending.Remove((match.EventTimestamp, match.ThreadId), out long index)) return;
+        if (match.Stack.IsNone || !_pending.Remove((match.EventTimestamp, match.ThreadId), out long index)) return false;
         log.SetStack(index, match.Stack.Value);
         Matched++;
+        return true;
     }
 
     private void ExpireBefore(long nowNs)

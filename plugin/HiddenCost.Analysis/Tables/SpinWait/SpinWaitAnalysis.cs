@@ -23,8 +23,8 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private const int MaxFrames = 1024;
 
     private readonly TraceSession _session;
-    private readonly SpinEventLog _log = new();
-    private readonly SpinWaitTracker _tracker = new();
+    private readonly SpinEventLog _log;
+    private readonly SpinWaitTracker _tracker;
     private readonly SpinWaitReadiness _readiness = new();
     private readonly List<ProcessRef> _processes = new();
     private readonly Dictionary<ProcessRef, int> _processIndex = new(ReferenceEqualityComparer.Instance);
@@ -36,12 +36,23 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
     private readonly StackFrame[] _frames = new StackFrame[MaxFrames];
     private readonly SampleStackMatcher _stackMatcher;
 
-    public SpinWaitAnalysis(TraceSession session)
+    public SpinWaitAnalysis(TraceSession session) : this(session, SpinLogOptions.Default) { }
+
+    /// <param name="logOptions">How the event log keeps its chunks in memory and in its temporary file (tests make them tiny).</param>
+    internal SpinWaitAnalysis(TraceSession session, SpinLogOptions logOptions)
     {
         _session = session;
+        _log = new SpinEventLog(logOptions);
+        _tracker = new SpinWaitTracker(logOptions);
         _stackMatcher = new SampleStackMatcher(_log, (thread, timestamp) => session.Stacks.IsWaitingForUserPart(thread, timestamp));
         session.AddStackListener(_stackMatcher);
     }
+
+    /// <summary>Bytes the event log wrote to its temporary file (for tests).</summary>
+    internal long LogSpilledBytes => _log.SpilledBytes;
+
+    /// <summary>Bytes of spin runs waiting to be placed that the tracker wrote to its temporary file (for tests).</summary>
+    internal long RunsSpilledBytes => _tracker.SpilledBytes;
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { SpinWaitTables.PerLock.Spec, SpinWaitTables.ByProcess.Spec };
 
@@ -66,9 +77,9 @@ public sealed class SpinWaitAnalysis : ITraceAnalysis
         _final = _processes.Select(_session.Final).ToArray();
         foreach (var (thread, c) in _switches.Select(s => (s.Key, s.Value)).Concat(_endedSwitches))
             _tracker.Switches(_session.Final(c.Process), thread, c.Yields, c.FirstYieldNs, c.LastYieldNs, c.Delays);
-        new SpinReplay(_tracker, _final, Classify).Run(_log);
+        using (_log) new SpinReplay(_tracker, _final, Classify).Run(_log);
         var (perLock, byProcess) = _tracker.Build(context.LastEventNs);
-        foreach (var note in _readiness.Notes())
+        foreach (var note in _readiness.Notes().Concat(SpinWaitNotes.LogInMemory(_log.SpillFailure ?? _tracker.SpillFailure)))
         {
             perLock.AddNote(note);
             byProcess.AddNote(note);

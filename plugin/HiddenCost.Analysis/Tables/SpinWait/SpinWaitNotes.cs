@@ -35,4 +35,12 @@ internal static class SpinWaitNotes
     /// <summary>A required kind of event the trace has none of.</summary>
     public static TableNote MissingEvents(EventRequirement requirement, string recordWith) => TableNote.Info("spin-wait.missing-events",
         $"The trace has no {requirement.Name} events ({requirement.RecordedBy}), needed for {requirement.Purpose}. Record with `{recordWith}`.");
+
+    /// <summary>The event log could not use its temporary file, so it held every sample in memory (figures are the same).</summary>
+    public static IEnumerable<TableNote> LogInMemory(string? spillFailure)
+    {
+        if (spillFailure is not null)
+            yield return TableNote.Info("spin-wait.log-in-memory", $"The CPU samples and contention events kept for the end of the pass stayed in memory, " +
+                         $"so memory grew with the trace: {spillFailure}. The figures are not affected.");
+    }
 }

@@ -23,10 +23,21 @@ public sealed class SpinWaitTracker
 {
     public const string UnattributedSite = "(unattributed)";
 
+    public SpinWaitTracker() : this(SpinLogOptions.Default) { }
+
+    /// <param name="options">Where runs waiting to be placed go beyond their chunk in memory (tests make the chunks tiny).</param>
+    internal SpinWaitTracker(SpinLogOptions options) => _unplaced = new UnplacedRuns(options);
+
+    /// <summary>Why runs waiting to be placed stayed in memory (their temporary file failed); null when none did.</summary>
+    public string? SpillFailure => _unplaced.SpillFailure;
+
+    /// <summary>Bytes of runs written to the temporary file (for tests; until <see cref="Build"/>).</summary>
+    internal long SpilledBytes => _unplaced.SpilledBytes;
+
     private readonly Dictionary<int, ThreadSpinState> _threads = new();
     private readonly Dictionary<ProcessRef, ProcessTally> _processes = new();
     private readonly Dictionary<LockKey, LockTally> _locks = new();
-    private readonly List<(ThreadSpinState Thread, SpinRun Run)> _unplaced = new();
+    private readonly UnplacedRuns _unplaced;
     private readonly SampleIntervals _intervals = new();
     private long _orphanStops, _unstopped, _implausibleDurations, _setAsideNs, _unattributedNs, _samples;
     private readonly HashSet<List<(long Time, LockTally Lock)>> _unsortedSites = new(ReferenceEqualityComparer.Instance);
@@ -151,7 +162,7 @@ public sealed class SpinWaitTracker
             var run = th.TakeRun(wasted: true);
             th.LastSeenNs = t;
             if (inside is not null) AddProven(inside, th, run);
-            else _unplaced.Add((th, run));
+            else _unplaced.Add(th, run);
         }
     }
 
@@ -180,8 +191,7 @@ public sealed class SpinWaitTracker
             list.AddRange(sorted);
         }
         _unsortedSites.Clear();
-        foreach (var (th, run) in _unplaced) Place(th, run);
-        _unplaced.Clear();
+        _unplaced.PlaceAll((th, run) => Place(th, run));
 
         var perLock = SpinWaitTables.PerLock.Table(SpinWaitRows.PerLock(_locks.Values));
         var byProcess = SpinWaitTables.ByProcess.Table(SpinWaitRows.ByProcess(_processes.Values, _locks.Values));
@@ -232,7 +242,7 @@ public sealed class SpinWaitTracker
             if (run.Site is not null) NoteSite(inside, run.Site, run.EndNs);
             AddProven(inside, th, run);
         }
-        else _unplaced.Add((th, run));
+        else _unplaced.Add(th, run);
     }
 
     private void CloseUnstopped(ThreadSpinState th, long t)
