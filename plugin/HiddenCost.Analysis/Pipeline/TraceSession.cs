@@ -106,6 +106,14 @@ public sealed class TraceSession : IStackListener
         foreach (var listener in _stackListeners) listener.OnStack(match);
     }
 
+    // Kept when any listener keeps it: the store may forget a stack id nobody keeps (StackStore.Hold).
+    bool IStackListener.Take(in StackMatch match)
+    {
+        bool kept = false;
+        foreach (var listener in _stackListeners) kept |= listener.Take(match);
+        return kept;
+    }
+
     /// <summary>
     /// The process instance alive with <paramref name="processId"/> at that time. During the pass, an id the trace
     /// has not described yet gets a stand-in (<see cref="ProcessRef.StandIn"/>), resolved by <see cref="Final"/>.
