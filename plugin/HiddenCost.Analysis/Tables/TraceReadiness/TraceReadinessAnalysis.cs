@@ -1,5 +1,6 @@
 using System.Globalization;
 using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.EventCounts;
@@ -33,7 +34,8 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     private readonly TraceSession _session;
     private readonly long[] _kernel = new long[1 << 16];
-    private readonly Dictionary<(Guid Provider, ushort Id), long> _provider = new();
+    private readonly ProviderEventIndex _providerEvents = new();
+    private readonly List<long> _provider = new(); // by _providerEvents' number
     private long _pdbRecords;
 
     public TraceReadinessAnalysis(TraceSession session) => _session = session;
@@ -45,8 +47,9 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
         if (e.IsKernel) _kernel[e.Group << 8 | e.Opcode]++;
         else if (e.Kind == Etl.Records.RecordHeaderKind.EventHeader)
         {
-            var key = (e.ProviderId, e.EventId);
-            _provider[key] = _provider.GetValueOrDefault(key) + 1;
+            int n = _providerEvents.Add(e.ProviderId, e.EventId);
+            if (n == _provider.Count) _provider.Add(0);
+            _provider[n]++;
         }
         else if (Etl.Decoding.KernelTraceControl.DbgIdRsds.Matches(e)) _pdbRecords++;
     }
@@ -196,5 +199,5 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     private long CountOf(EventSelector selector, int id) => selector.Origin == EventOrigin.Kernel
         ? _kernel[selector.Group << 8 | (byte)id]
-        : _provider.GetValueOrDefault((selector.ProviderId, (ushort)id));
+        : _providerEvents.Find(selector.ProviderId, (ushort)id) is var n and >= 0 ? _provider[n] : 0;
 }
