@@ -17,7 +17,9 @@ public static class TypedDecoders
 {
     /// <summary>
     /// True when a typed decoder reads events of this kind and version and cannot decode this one. Asks the decoders
-    /// themselves, so what is counted here is exactly what every table that reads the kind leaves out.
+    /// themselves, so what is counted here is exactly what every table that reads the kind leaves out. The frequent
+    /// kinds whose decoders read names ask the decoder's <c>Fits</c>, the check its TryDecode makes, so that names
+    /// are not read and interned a second time for every such event (the tables' decoders read them).
     /// </summary>
     /// <param name="strings">Where the decoders that read names keep them (the pass's pool: no string is made twice).</param>
     public static bool Rejects(in EtwEvent e, StringPool strings)
@@ -36,7 +38,7 @@ public static class TypedDecoders
                     : ProfileInterval.Matches(e) && !ProfileInterval.TryDecode(e, out _, strings),
                 KernelGroups.FileIo => FileIoRejects(e, strings),
                 KernelGroups.Process => e.Version >= 2 && ProcessEvent.Matches(e) && !ProcessEvent.TryDecode(e, out _, strings),
-                KernelGroups.Image => ImageEvent.Matches(e) && !ImageEvent.TryDecode(e, out _, strings),
+                KernelGroups.Image => ImageEvent.Matches(e) && !ImageEvent.Fits(e),
                 KernelGroups.PageFault => PageFault.Matches(e) ? !PageFault.TryDecode(e, out _)
                     : HardFault.Matches(e) && !HardFault.TryDecode(e, out _),
                 KernelGroups.Registry => e.Version >= 2 && RegistryEvent.Matches(e) && !RegistryEvent.TryDecode(e, out _, strings),
@@ -50,7 +52,7 @@ public static class TypedDecoders
         {
             return ClrContentionStart.Matches(e) ? !ClrContentionStart.TryDecode(e, out _)
                 : ClrContentionStop.Matches(e) ? !ClrContentionStop.TryDecode(e, out _)
-                : ClrMethod.Matches(e) ? !ClrMethodView.TryDecode(e, out _)
+                : ClrMethod.Matches(e) ? !ClrMethodView.Fits(e)
                 : ClrModule.Matches(e) ? !ClrModule.TryDecode(e, out _, strings)
                 : RpcCallStart.Matches(e) ? !RpcCallStart.TryDecode(e, out _, strings)
                 : RpcCallStop.Matches(e) ? !RpcCallStop.TryDecode(e, out _)
@@ -58,13 +60,13 @@ public static class TypedDecoders
                 : WmiProviderInfo.Matches(e) ? !WmiProviderInfo.TryDecode(e, out _, strings)
                 : WmiOperationEnd.Matches(e) && !WmiOperationEnd.TryDecode(e, out _);
         }
-        return ImageIdEvent.Matches(e) ? !ImageIdEvent.TryDecode(e, out _, strings)
-            : DbgIdRsds.Matches(e) ? !DbgIdRsds.TryDecode(e, out _, strings)
+        return ImageIdEvent.Matches(e) ? !ImageIdEvent.Fits(e)
+            : DbgIdRsds.Matches(e) ? !DbgIdRsds.Fits(e)
             : VolumeMapping.Matches(e) && !VolumeMapping.TryDecode(e, out _);
     }
 
     private static bool FileIoRejects(in EtwEvent e, StringPool strings) =>
-        FileIoName.Matches(e) ? !FileIoName.TryDecode(e, out _, strings)
+        FileIoName.Matches(e) ? !FileIoName.Fits(e)
         : FileIoCreate.Matches(e) ? !FileIoCreate.TryDecode(e, out _, strings)
         : FileIoReadWrite.Matches(e) ? !FileIoReadWrite.TryDecode(e, out _)
         : FileIoSimpleOp.Matches(e) ? !FileIoSimpleOp.TryDecode(e, out _)

@@ -12,10 +12,16 @@ public readonly record struct FileIoName(byte Opcode, ulong FileKey, string File
         e.IsKernel && e.Group == KernelGroups.FileIo &&
         e.Opcode is FileIoTypes.Name or FileIoTypes.FileCreate or FileIoTypes.FileDelete or FileIoTypes.FileRundown;
 
+    /// <summary>
+    /// True when <see cref="TryDecode"/> decodes the event: it is of this kind and holds the fixed part; the file name after
+    /// it is read leniently and never fails. Checks what TryDecode checks without reading (or interning) it.
+    /// </summary>
+    public static bool Fits(in EtwEvent e) => Matches(e) && e.Payload.Length >= e.PointerSize;
+
     public static bool TryDecode(in EtwEvent e, out FileIoName name, StringPool? strings = null)
     {
         name = default;
-        if (!Matches(e) || e.Payload.Length < e.PointerSize) return false;
+        if (!Fits(e)) return false;
         int offset = e.PointerSize;
         name = new FileIoName(e.Opcode, PayloadReader.Pointer(e.Payload, 0, e.PointerSize),
             PayloadStrings.Utf16(e.Payload, ref offset, strings));
