@@ -32,9 +32,10 @@ public static class TypedDecoders
                     : ReadyThread.Matches(e) ? !ReadyThread.TryDecode(e, out _)
                     : ThreadEvent.Matches(e) ? !ThreadEvent.TryDecode(e, out _)
                     : ThreadSetName.Matches(e) && !ThreadSetName.TryDecode(e, out _, strings),
-                KernelGroups.PerfInfo => SystemCallEnter.Matches(e) ? !SystemCallEnter.TryDecode(e, out _)
+                // CPU samples first: the most frequent events of most traces (the kinds' opcodes differ, so order is free).
+                KernelGroups.PerfInfo => SampledProfile.Matches(e) ? !SampledProfile.TryDecode(e, out _)
+                    : SystemCallEnter.Matches(e) ? !SystemCallEnter.TryDecode(e, out _)
                     : SystemCallExit.Matches(e) ? !SystemCallExit.TryDecode(e, out _)
-                    : SampledProfile.Matches(e) ? !SampledProfile.TryDecode(e, out _)
                     : ProfileInterval.Matches(e) && !ProfileInterval.TryDecode(e, out _, strings),
                 KernelGroups.FileIo => FileIoRejects(e, strings),
                 KernelGroups.Process => e.Version >= 2 && ProcessEvent.Matches(e) && !ProcessEvent.TryDecode(e, out _, strings),
@@ -50,15 +51,22 @@ public static class TypedDecoders
         }
         if (e.Kind == Records.RecordHeaderKind.EventHeader)
         {
-            return ClrContentionStart.Matches(e) ? !ClrContentionStart.TryDecode(e, out _)
-                : ClrContentionStop.Matches(e) ? !ClrContentionStop.TryDecode(e, out _)
-                : ClrMethod.Matches(e) ? !ClrMethodView.Fits(e)
-                : ClrModule.Matches(e) ? !ClrModule.TryDecode(e, out _, strings)
-                : RpcCallStart.Matches(e) ? !RpcCallStart.TryDecode(e, out _, strings)
-                : RpcCallStop.Matches(e) ? !RpcCallStop.TryDecode(e, out _)
-                : WmiOperationStart.Matches(e) ? !WmiOperationStart.TryDecode(e, out _, strings)
-                : WmiProviderInfo.Matches(e) ? !WmiProviderInfo.TryDecode(e, out _, strings)
-                : WmiOperationEnd.Matches(e) && !WmiOperationEnd.TryDecode(e, out _);
+            // Each decoder matches one provider's events: the provider picks the few to ask (most manifest events are
+            // of none of them, and each Matches would compare it again).
+            var provider = e.ProviderId;
+            if (provider == ClrProviders.Runtime || provider == ClrProviders.Rundown)
+                return ClrContentionStart.Matches(e) ? !ClrContentionStart.TryDecode(e, out _)
+                    : ClrContentionStop.Matches(e) ? !ClrContentionStop.TryDecode(e, out _)
+                    : ClrMethod.Matches(e) ? !ClrMethodView.Fits(e)
+                    : ClrModule.Matches(e) && !ClrModule.TryDecode(e, out _, strings);
+            if (provider == RpcProvider.Id)
+                return RpcCallStart.Matches(e) ? !RpcCallStart.TryDecode(e, out _, strings)
+                    : RpcCallStop.Matches(e) && !RpcCallStop.TryDecode(e, out _);
+            if (provider == WmiActivityProvider.Id)
+                return WmiOperationStart.Matches(e) ? !WmiOperationStart.TryDecode(e, out _, strings)
+                    : WmiProviderInfo.Matches(e) ? !WmiProviderInfo.TryDecode(e, out _, strings)
+                    : WmiOperationEnd.Matches(e) && !WmiOperationEnd.TryDecode(e, out _);
+            return false;
         }
         return ImageIdEvent.Matches(e) ? !ImageIdEvent.Fits(e)
             : DbgIdRsds.Matches(e) ? !DbgIdRsds.Fits(e)
