@@ -21,10 +21,23 @@ public readonly record struct FileIoName(byte Opcode, ulong FileKey, string File
     public static bool TryDecode(in EtwEvent e, out FileIoName name, StringPool? strings = null)
     {
         name = default;
+        if (!TryRead(e, out var fileKey, out var fileName)) return false;
+        name = new FileIoName(e.Opcode, fileKey, fileName.IsEmpty ? "" : strings is null ? new string(fileName) : strings.Intern(fileName));
+        return true;
+    }
+
+    /// <summary>
+    /// The file key and name without making a string (the name is a view of the payload, valid while the event is),
+    /// for callers that keep few of the names or only new ones; false when <see cref="TryDecode"/> is.
+    /// </summary>
+    public static bool TryRead(in EtwEvent e, out ulong fileKey, out ReadOnlySpan<char> fileName)
+    {
+        fileKey = 0;
+        fileName = default;
         if (!Fits(e)) return false;
+        fileKey = PayloadReader.Pointer(e.Payload, 0, e.PointerSize);
         int offset = e.PointerSize;
-        name = new FileIoName(e.Opcode, PayloadReader.Pointer(e.Payload, 0, e.PointerSize),
-            PayloadStrings.Utf16(e.Payload, ref offset, strings));
+        fileName = PayloadStrings.Utf16Span(e.Payload, ref offset);
         return true;
     }
 }
