@@ -18,8 +18,8 @@ public static class TypedDecoders
     /// <summary>
     /// True when a typed decoder reads events of this kind and version and cannot decode this one. Asks the decoders
     /// themselves, so what is counted here is exactly what every table that reads the kind leaves out. The frequent
-    /// kinds whose decoders read names ask the decoder's <c>Fits</c>, the check its TryDecode makes, so that names
-    /// are not read and interned a second time for every such event (the tables' decoders read them).
+    /// kinds (CPU samples, stack keys, and those whose decoders read names) ask the decoder's <c>Fits</c>, the check
+    /// its TryDecode makes, so that the event is not read, nor its names interned, a second time for nothing.
     /// </summary>
     /// <param name="strings">Where the decoders that read names keep them (the pass's pool: no string is made twice).</param>
     public static bool Rejects(in EtwEvent e, StringPool strings)
@@ -33,7 +33,7 @@ public static class TypedDecoders
                     : ThreadEvent.Matches(e) ? !ThreadEvent.TryDecode(e, out _)
                     : ThreadSetName.Matches(e) && !ThreadSetName.TryDecode(e, out _, strings),
                 // CPU samples first: the most frequent events of most traces (the kinds' opcodes differ, so order is free).
-                KernelGroups.PerfInfo => SampledProfile.Matches(e) ? !SampledProfile.TryDecode(e, out _)
+                KernelGroups.PerfInfo => SampledProfile.Matches(e) ? !SampledProfile.Fits(e)
                     : SystemCallEnter.Matches(e) ? !SystemCallEnter.TryDecode(e, out _)
                     : SystemCallExit.Matches(e) ? !SystemCallExit.TryDecode(e, out _)
                     : ProfileInterval.Matches(e) && !ProfileInterval.TryDecode(e, out _, strings),
@@ -45,7 +45,7 @@ public static class TypedDecoders
                 KernelGroups.Registry => e.Version >= 2 && RegistryEvent.Matches(e) && !RegistryEvent.TryDecode(e, out _, strings),
                 KernelGroups.StackWalk => StackWalkStack.Matches(e) ? !StackWalkStack.TryDecode(e, out _)
                     : StackKeyDefinition.Matches(e) ? !StackKeyDefinition.TryDecode(e, out _)
-                    : StackKeyReference.Matches(e) && !StackKeyReference.TryDecode(e, out _),
+                    : StackKeyReference.Matches(e) && !StackKeyReference.Fits(e),
                 _ => false,
             };
         }
