@@ -38,8 +38,8 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     // events by a flat slot per (group, opcode), the others by a few recent kinds. Both hold what _byKind
     // gives, so counts are the same.
     private readonly Counter?[] _kernelSlots = new Counter?[1 << 16];
-    private const int RecentSlots = 64;
-    private readonly RecentSlot[] _recent = new RecentSlot[RecentSlots];
+    private const int RecentSlotBits = 6;
+    private readonly RecentSlot[] _recent = new RecentSlot[1 << RecentSlotBits];
     // A merged trace embeds its manifest events' schemas (KernelTraceControl MetaData), and an EventSource logs its own
     // manifest (ManifestData); both name providers and events as WPA shows them. MetaData comes at the end of the
     // trace, so rows are named from them when built.
@@ -80,7 +80,7 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     private Counter RecentCounter(in EtwEvent e)
     {
         var kind = EventKey.Of(e);
-        ref var slot = ref _recent[kind.GetHashCode() & (RecentSlots - 1)];
+        ref var slot = ref _recent[kind.CacheSlot(RecentSlotBits)];
         if (slot.Counter is { } counter && slot.Kind.Equals(kind)) return counter;
         counter = ByKind(kind, e);
         slot = new RecentSlot(kind, counter);
@@ -218,6 +218,9 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         public override bool Equals(object? obj) => obj is EventKey other && Equals(other);
 
         public override int GetHashCode() => _provider.GetHashCode() ^ (int)(_rest * 0x9E3779B97F4A7C15 >> 32);
+
+        /// <summary>A slot of a small cache from the small fields alone (one multiply): a trace's frequent kinds differ in them.</summary>
+        public int CacheSlot(int bits) => (int)(_rest * 0x9E3779B97F4A7C15 >> (64 - bits));
     }
 
     private readonly record struct RecentSlot(EventKey Kind, Counter? Counter);
