@@ -32,6 +32,18 @@ public sealed class ProviderEventIndexTests
     }
 
     [TestMethod]
+    public void An_id_numbered_for_one_provider_is_missing_for_another_until_added_for_it()
+    {
+        var index = new ProviderEventIndex();
+        Assert.AreEqual(0, index.Add(ProviderA, 81));
+        Assert.AreEqual(-1, index.Find(ProviderB, 81));
+        Assert.AreEqual(-1, index.Find(ProviderB, 81), "the cached miss");
+        Assert.AreEqual(1, index.Add(ProviderB, 81));
+        Assert.AreEqual(1, index.Find(ProviderB, 81));
+        Assert.AreEqual(0, index.Find(ProviderA, 81));
+    }
+
+    [TestMethod]
     public void Many_pairs_sharing_cache_slots_each_keep_their_own_number()
     {
         // 3,000 pairs over a 64-slot cache: most lookups evict another pair, and the dictionary behind it decides.

@@ -17,9 +17,6 @@ internal sealed class SpinWaitReadiness
     private readonly int[] _kernel = new int[1 << 16];
     private readonly ProviderEventIndex _providerEvents = new();
     private readonly List<List<int>> _requirementsOf = new(); // by _providerEvents' number: the requirements selecting it
-    // The event ids any requirement lists, one bit each: most manifest events are of none, and are passed over without
-    // looking their (provider, id) up.
-    private readonly ulong[] _listedIds = new ulong[(ushort.MaxValue + 1) / 64];
     private readonly long[] _counts;
 
     public SpinWaitReadiness()
@@ -38,7 +35,6 @@ internal sealed class SpinWaitReadiness
                 }
                 else
                 {
-                    _listedIds[(ushort)id >> 6] |= 1UL << id;
                     int n = _providerEvents.Add(selector.ProviderId, (ushort)id);
                     if (n == _requirementsOf.Count) _requirementsOf.Add(new List<int>(1));
                     _requirementsOf[n].Add(i);
@@ -54,8 +50,7 @@ internal sealed class SpinWaitReadiness
             int slot = _kernel[e.Group << 8 | e.Opcode];
             if (slot != 0) _counts[slot - 1]++;
         }
-        else if (e.Kind == RecordHeaderKind.EventHeader && (_listedIds[e.EventId >> 6] & 1UL << e.EventId) != 0
-                 && _providerEvents.Find(e.ProviderId, e.EventId) is var n and >= 0)
+        else if (e.Kind == RecordHeaderKind.EventHeader && _providerEvents.Find(e.ProviderId, e.EventId) is var n and >= 0)
         {
             foreach (var i in _requirementsOf[n]) _counts[i]++;
         }
