@@ -22,6 +22,8 @@ public sealed class TraceSession : IStackListener
     private readonly Dictionary<int, ProcessRef> _standInByThread = new();
     private readonly Dictionary<int, ProcessRef> _standInByProcess = new();
     private readonly Dictionary<ProcessRef, (int ThreadId, int ProcessId, long FirstNs)> _standIns = new(ReferenceEqualityComparer.Instance);
+    private ProcessInfo? _lastInfo;
+    private ProcessRef? _lastRef;
     private readonly StackCollector _stacks;
     private readonly StackedKernelEvents _stackedEvents = new();
     private readonly RunningThreads _running = new();
@@ -132,8 +134,12 @@ public sealed class TraceSession : IStackListener
             return unnamed;
         }
         if (_standInByProcess.Count > 0) _standInByProcess.Remove(processId); // a later unknown stretch of this id is another process
+        // Events come in runs from one process: the last answer saves the lookup (a process's ref never changes).
+        if (ReferenceEquals(info, _lastInfo)) return _lastRef!;
         if (!_processRefs.TryGetValue(info, out var process))
             _processRefs[info] = process = new ProcessRef(info.ProcessId, info.StartTimeNs, info.ImageName.Length > 0 ? info.ImageName : $"Process {processId}");
+        _lastInfo = info;
+        _lastRef = process;
         return process;
     }
 

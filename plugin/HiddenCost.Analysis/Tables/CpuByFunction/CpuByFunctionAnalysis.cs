@@ -18,7 +18,13 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
 {
     private readonly TraceSession _session;
     private readonly SampleIntervals _intervals = new();
-    private readonly Dictionary<(ProcessRef Process, ulong Address), AddressTally> _tallies = new();
+    // One tally per (process, address), in the order first sampled (the order Complete names them in). Each process
+    // finds its addresses' tallies in its own map, and consecutive samples of one process reuse it: a map keyed by
+    // (process, address) hashed the process's fields for every sample (5% of an all-tables pass).
+    private readonly List<AddressTally> _tallies = new();
+    private readonly Dictionary<ProcessRef, Dictionary<ulong, int>> _addressesOf = new();
+    private ProcessRef? _lastProcess;
+    private Dictionary<ulong, int>? _lastAddresses;
 
     public CpuByFunctionAnalysis(TraceSession session) => _session = session;
 
@@ -31,8 +37,7 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
         {
             // Thread 0 is the idle thread: its samples are the Idle process, as in WPA.
             var process = s.ThreadId == 0 ? _session.Process(0, e.TimeNs) : _session.ProcessOfThread(s.ThreadId, e.TimeNs, e.ProcessId);
-            ref var tally = ref CollectionsMarshal.GetValueRefOrAddDefault(_tallies, (process, s.InstructionPointer), out bool seen);
-            if (!seen) tally.FirstNs = e.TimeNs;
+            ref var tally = ref Tally(process, s.InstructionPointer, e.TimeNs);
             tally.Samples++;
             // Samples before the trace names an interval weigh the first one it names (known only at the end).
             if (_intervals.Current is { } ns) tally.WeighedNs += ns;
@@ -42,14 +47,31 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
             _intervals.Set(e.TimeNs, interval.IntervalNs, interval.PreviousIntervalNs);
     }
 
+    /// <summary>The tally of an address in a process (processes equal as <see cref="ProcessRef"/>s share theirs), made at its first sample.</summary>
+    private ref AddressTally Tally(ProcessRef process, ulong address, long timeNs)
+    {
+        if (!ReferenceEquals(process, _lastProcess))
+        {
+            if (!_addressesOf.TryGetValue(process, out _lastAddresses)) _addressesOf[process] = _lastAddresses = new Dictionary<ulong, int>();
+            _lastProcess = process;
+        }
+        ref int index = ref CollectionsMarshal.GetValueRefOrAddDefault(_lastAddresses!, address, out bool seen);
+        if (!seen)
+        {
+            index = _tallies.Count;
+            _tallies.Add(new AddressTally { Process = process, Address = address, FirstNs = timeNs });
+        }
+        return ref CollectionsMarshal.AsSpan(_tallies)[index];
+    }
+
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
         var functions = new Dictionary<(ProcessRef Process, string Module, string Function), (long Samples, long Ns)>();
         long totalNs = 0;
-        foreach (var ((raw, address), tally) in _tallies)
+        foreach (var tally in _tallies)
         {
-            var process = _session.Final(raw);
-            var (module, function) = Name(process.Pid, address, tally.FirstNs);
+            var process = _session.Final(tally.Process);
+            var (module, function) = Name(process.Pid, tally.Address, tally.FirstNs);
             long ns = tally.WeighedNs + tally.Unweighed * _intervals.ForUnnamed;
             ref var sum = ref CollectionsMarshal.GetValueRefOrAddDefault(functions, (process, module, function), out _);
             sum = (sum.Samples + tally.Samples, sum.Ns + ns);
@@ -85,6 +107,9 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
 
     private struct AddressTally
     {
+        /// <summary>The process as the first sample of the address named it.</summary>
+        public ProcessRef Process;
+        public ulong Address;
         public long FirstNs, Samples, WeighedNs, Unweighed;
     }
 }

@@ -62,10 +62,10 @@ public sealed class DirectoryNotifyAnalysis : ITraceAnalysis
             // FileDelete names a key as its file object goes: in memory mode, the only name of a watched directory
             // closed during the trace (a later rundown names whatever file reuses the key).
             case FileIoTypes.Name or FileIoTypes.FileCreate or FileIoTypes.FileDelete or FileIoTypes.FileRundown:
-                if (FileIoName.TryDecode(e, out var name, _session.Strings))
+                if (FileIoName.TryRead(e, out ulong fileKey, out var fileName))
                 {
                     _names++;
-                    _tracker.FileName(name.FileKey, name.FileName);
+                    _tracker.FileName(fileKey, fileName, _session.Strings);
                 }
                 break;
             case FileIoTypes.DirNotify:

@@ -1,5 +1,6 @@
 using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
+using HiddenCost.Etl.Decoding;
 
 namespace HiddenCost.Analysis.Tables.DirectoryNotify;
 
@@ -60,6 +61,16 @@ public sealed class DirectoryNotifyTracker
     /// closed, so a watched directory keeps the name it had while watched, not one its key is given later
     /// (a file rundown at the end names whatever holds the key then).
     /// </summary>
+    /// <summary>
+    /// A file key named by an event's payload text: made a string (from <paramref name="strings"/>) only when it names
+    /// the key anew. Name events and rundowns repeat most keys' names, and naming a key as it is named changes nothing.
+    /// </summary>
+    public void FileName(ulong fileKey, ReadOnlySpan<char> name, StringPool strings)
+    {
+        if (fileKey == 0 || name.IsEmpty || (_names.TryGetValue(fileKey, out var old) && name.SequenceEqual(old))) return;
+        FileName(fileKey, strings.Intern(name));
+    }
+
     public void FileName(ulong fileKey, string name)
     {
         if (fileKey == 0 || name.Length == 0) return;

@@ -34,6 +34,12 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
     // TraceLogging events take their names from their metadata (and any event naming its provider in provider traits
     // takes that name), so those are looked up by name.
     private readonly Dictionary<EventKey, Counter> _byKind = new();
+    // Caches in front of _byKind, which every event asked (a Guid-keyed lookup was 5% of an all-tables pass): kernel
+    // events by a flat slot per (group, opcode), the others by a few recent kinds. Both hold what _byKind
+    // gives, so counts are the same.
+    private readonly Counter?[] _kernelSlots = new Counter?[1 << 16];
+    private const int RecentSlotBits = 6;
+    private readonly RecentSlot[] _recent = new RecentSlot[1 << RecentSlotBits];
     // A merged trace embeds its manifest events' schemas (KernelTraceControl MetaData), and an EventSource logs its own
     // manifest (ManifestData); both name providers and events as WPA shows them. MetaData comes at the end of the
     // trace, so rows are named from them when built.
@@ -52,16 +58,39 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
             if (EventSourceManifestAssembler.IsManifestEvent(e)) _schemas.Observe(e);
         }
         else if (e.Kind is RecordHeaderKind.Classic or RecordHeaderKind.Instance) _schemas.Observe(e);
-        Counter? counter;
-        if (traceLogging) counter = Row(e);
-        else
-        {
-            var kind = EventKey.Of(e);
-            if (!_byKind.TryGetValue(kind, out counter)) _byKind[kind] = counter = Row(e);
-        }
+        var counter = traceLogging ? Row(e) : e.IsKernel ? KernelCounter(e) : RecentCounter(e);
         counter.Count++;
         // Kernel events' stacks are StackWalk events, which the session matches to their events for all analyses.
         if (withStack) counter.WithStack++;
+    }
+
+    /// <summary>
+    /// A kernel event's counter from its group and opcode's slot (one array read) when that counter is of the event's
+    /// kind (version and header too); else the dictionary's, which then takes the slot.
+    /// </summary>
+    private Counter KernelCounter(in EtwEvent e)
+    {
+        int kind = StackedKernelEvents.KindOf(e);
+        ref var slot = ref _kernelSlots[kind & 0xFFFF];
+        if (slot is { } counter && counter.KernelKind == kind) return counter;
+        return slot = ByKind(EventKey.Of(e), e);
+    }
+
+    /// <summary>Another event's counter from the small cache of recent kinds (direct mapped by the key's hash), else the dictionary.</summary>
+    private Counter RecentCounter(in EtwEvent e)
+    {
+        var kind = EventKey.Of(e);
+        ref var slot = ref _recent[kind.CacheSlot(RecentSlotBits)];
+        if (slot.Counter is { } counter && slot.Kind.Equals(kind)) return counter;
+        counter = ByKind(kind, e);
+        slot = new RecentSlot(kind, counter);
+        return counter;
+    }
+
+    private Counter ByKind(EventKey kind, in EtwEvent e)
+    {
+        if (!_byKind.TryGetValue(kind, out var counter)) _byKind[kind] = counter = Row(e);
+        return counter;
     }
 
     /// <summary>The row of the event's names, made when the first event of those names comes.</summary>
@@ -189,7 +218,12 @@ public sealed class EventCountsAnalysis : ITraceAnalysis
         public override bool Equals(object? obj) => obj is EventKey other && Equals(other);
 
         public override int GetHashCode() => _provider.GetHashCode() ^ (int)(_rest * 0x9E3779B97F4A7C15 >> 32);
+
+        /// <summary>A slot of a small cache from the small fields alone (one multiply): a trace's frequent kinds differ in them.</summary>
+        public int CacheSlot(int bits) => (int)(_rest * 0x9E3779B97F4A7C15 >> (64 - bits));
     }
+
+    private readonly record struct RecentSlot(EventKey Kind, Counter? Counter);
 
     private readonly record struct RowKey(string ProviderName, Guid ProviderId, string EventName, ushort Id, byte Opcode, byte Version, string Header);
 

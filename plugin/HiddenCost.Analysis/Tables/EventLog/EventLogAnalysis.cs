@@ -88,11 +88,8 @@ public sealed class EventLogAnalysis : ITraceAnalysis
             _tracker.FileRead(e.TimeNs, thread, read.FileObject, read.FileKey, read.IoSize);
             return;
         }
-        if (!FileIoName.Matches(e) || e.Payload.Length < e.PointerSize) return;
         // Most names are not logs: make a string only for .evtx files.
-        ulong key = PayloadReader.Pointer(e.Payload, 0, e.PointerSize);
-        int offset = e.PointerSize;
-        var name = PayloadStrings.Utf16Span(e.Payload, ref offset);
+        if (!FileIoName.TryRead(e, out ulong key, out var name)) return;
         if (name.EndsWith(".evtx", StringComparison.OrdinalIgnoreCase)) _tracker.FileName(key, _strings.Intern(name));
         else _tracker.NotALog(key);
     }

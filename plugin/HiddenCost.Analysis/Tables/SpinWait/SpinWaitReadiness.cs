@@ -1,5 +1,6 @@
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Common;
 using HiddenCost.Etl;
 using HiddenCost.Etl.Records;
 
@@ -14,7 +15,8 @@ internal sealed class SpinWaitReadiness
 {
     private readonly ProblemRequirements _problem = RequirementCatalog.SpinWaitCostPerLock;
     private readonly int[] _kernel = new int[1 << 16];
-    private readonly Dictionary<(Guid Provider, ushort Id), List<int>> _providers = new();
+    private readonly ProviderEventIndex _providerEvents = new();
+    private readonly List<List<int>> _requirementsOf = new(); // by _providerEvents' number: the requirements selecting it
     private readonly long[] _counts;
 
     public SpinWaitReadiness()
@@ -33,9 +35,9 @@ internal sealed class SpinWaitReadiness
                 }
                 else
                 {
-                    var key = (selector.ProviderId, (ushort)id);
-                    if (!_providers.TryGetValue(key, out var list)) _providers[key] = list = new List<int>(1);
-                    list.Add(i);
+                    int n = _providerEvents.Add(selector.ProviderId, (ushort)id);
+                    if (n == _requirementsOf.Count) _requirementsOf.Add(new List<int>(1));
+                    _requirementsOf[n].Add(i);
                 }
             }
         }
@@ -48,9 +50,9 @@ internal sealed class SpinWaitReadiness
             int slot = _kernel[e.Group << 8 | e.Opcode];
             if (slot != 0) _counts[slot - 1]++;
         }
-        else if (e.Kind == RecordHeaderKind.EventHeader && _providers.TryGetValue((e.ProviderId, e.EventId), out var list))
+        else if (e.Kind == RecordHeaderKind.EventHeader && _providerEvents.Find(e.ProviderId, e.EventId) is var n and >= 0)
         {
-            foreach (var i in list) _counts[i]++;
+            foreach (var i in _requirementsOf[n]) _counts[i]++;
         }
     }
 

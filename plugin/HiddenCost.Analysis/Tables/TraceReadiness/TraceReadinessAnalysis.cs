@@ -1,5 +1,6 @@
 using System.Globalization;
 using HiddenCost.Analysis.Catalogs;
+using HiddenCost.Analysis.Common;
 using HiddenCost.Analysis.Model;
 using HiddenCost.Analysis.Pipeline;
 using HiddenCost.Analysis.Tables.EventCounts;
@@ -33,10 +34,21 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     private readonly TraceSession _session;
     private readonly long[] _kernel = new long[1 << 16];
-    private readonly Dictionary<(Guid Provider, ushort Id), long> _provider = new();
+    // The manifest events the catalogue's requirements name, numbered up front, and each one's count: the only ones
+    // Complete asks about, so the others are passed over (most events of a trace are of none of them).
+    private readonly ProviderEventIndex _providerEvents = new();
+    private readonly List<long> _provider = new(); // by _providerEvents' number
     private long _pdbRecords;
 
-    public TraceReadinessAnalysis(TraceSession session) => _session = session;
+    public TraceReadinessAnalysis(TraceSession session)
+    {
+        _session = session;
+        foreach (var problem in RequirementCatalog.Problems)
+            foreach (var requirement in problem.Events)
+                if (requirement.Events.Origin != EventOrigin.Kernel)
+                    foreach (var id in requirement.Events.Ids)
+                        if (_providerEvents.Add(requirement.Events.ProviderId, (ushort)id) == _provider.Count) _provider.Add(0);
+    }
 
     public IReadOnlyList<TableSpec> Tables { get; } = new[] { Definition.Spec };
 
@@ -45,8 +57,7 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
         if (e.IsKernel) _kernel[e.Group << 8 | e.Opcode]++;
         else if (e.Kind == Etl.Records.RecordHeaderKind.EventHeader)
         {
-            var key = (e.ProviderId, e.EventId);
-            _provider[key] = _provider.GetValueOrDefault(key) + 1;
+            if (_providerEvents.Find(e.ProviderId, e.EventId) is var n and >= 0) _provider[n]++;
         }
         else if (Etl.Decoding.KernelTraceControl.DbgIdRsds.Matches(e)) _pdbRecords++;
     }
@@ -196,5 +207,5 @@ public sealed class TraceReadinessAnalysis : ITraceAnalysis
 
     private long CountOf(EventSelector selector, int id) => selector.Origin == EventOrigin.Kernel
         ? _kernel[selector.Group << 8 | (byte)id]
-        : _provider.GetValueOrDefault((selector.ProviderId, (ushort)id));
+        : _providerEvents.Find(selector.ProviderId, (ushort)id) is var n and >= 0 ? _provider[n] : 0;
 }

@@ -46,6 +46,12 @@ public readonly ref struct ClrMethodView
     /// <summary>0 before version 2.</summary>
     public ulong ReJitId { get; }
 
+    /// <summary>
+    /// True when <see cref="TryDecode"/> decodes the event: it is of this kind and holds the fixed part; the names, instance and ReJIT ids after
+    /// it are read leniently and never fail. Checks what TryDecode checks without reading (or interning) them.
+    /// </summary>
+    public static bool Fits(in EtwEvent e) => ClrMethod.TryDecodeRange(e, out _, out _, out _, out _);
+
     public static bool TryDecode(in EtwEvent e, out ClrMethodView method)
     {
         method = default;

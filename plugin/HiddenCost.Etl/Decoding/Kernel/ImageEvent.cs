@@ -29,13 +29,18 @@ public readonly record struct ImageEvent(
     public static bool Matches(in EtwEvent e) =>
         e.IsKernel && e.Group == KernelGroups.Image && e.Opcode is Load or Unload or DCStart or DCEnd;
 
+    /// <summary>
+    /// True when <see cref="TryDecode"/> decodes the event: it is of this kind and holds the fixed part; the fields and file name after
+    /// it are read leniently and never fail. Checks what TryDecode checks without reading (or interning) them.
+    /// </summary>
+    public static bool Fits(in EtwEvent e) => Matches(e) && e.Payload.Length >= 2 * e.PointerSize + 4;
+
     public static bool TryDecode(in EtwEvent e, out ImageEvent image, StringPool? strings = null)
     {
         image = default;
-        if (!Matches(e)) return false;
+        if (!Fits(e)) return false;
         var p = e.Payload;
         int ptr = e.PointerSize;
-        if (p.Length < 2 * ptr + 4) return false;
         int pid = 2 * ptr;
         if (e.Version < 2)
         {

@@ -23,13 +23,15 @@ public readonly record struct SampledProfile(ulong InstructionPointer, int Threa
 
     public static bool Matches(in EtwEvent e) => e.Is(KernelGroups.PerfInfo, Opcode);
 
+    /// <summary>True when <see cref="TryDecode"/> decodes the event (its kind, and the pointer and thread id present), without reading it.</summary>
+    public static bool Fits(in EtwEvent e) => Matches(e) && e.Payload.Length >= e.PointerSize + 4;
+
     public static bool TryDecode(in EtwEvent e, out SampledProfile sample)
     {
         sample = default;
-        if (!Matches(e)) return false;
+        if (!Fits(e)) return false;
         var p = e.Payload;
         int ptr = e.PointerSize;
-        if (p.Length < ptr + 4) return false;
         sample = new SampledProfile(PayloadReader.Pointer(p, 0, ptr), PayloadReader.I32(p, ptr),
             PayloadReader.U16(p, ptr + 4), PayloadReader.U8(p, ptr + 6), PayloadReader.U8(p, ptr + 7));
         return true;

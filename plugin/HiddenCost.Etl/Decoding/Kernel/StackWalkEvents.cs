@@ -77,10 +77,13 @@ public readonly record struct StackKeyReference(bool IsUser, long EventTimestamp
     public static bool Matches(in EtwEvent e) =>
         e.IsKernel && e.Group == KernelGroups.StackWalk && e.Opcode is StackWalkTypes.StackKeyKernel or StackWalkTypes.StackKeyUser;
 
+    /// <summary>True when <see cref="TryDecode"/> decodes the event (its kind, and every field present), without reading it.</summary>
+    public static bool Fits(in EtwEvent e) => Matches(e) && e.Payload.Length >= 16 + e.PointerSize;
+
     public static bool TryDecode(in EtwEvent e, out StackKeyReference reference)
     {
         reference = default;
-        if (!Matches(e) || e.Payload.Length < 16 + e.PointerSize) return false;
+        if (!Fits(e)) return false;
         var p = e.Payload;
         reference = new StackKeyReference(e.Opcode == StackWalkTypes.StackKeyUser, PayloadReader.I64(p, 0),
             PayloadReader.I32(p, 8), PayloadReader.I32(p, 12), PayloadReader.Pointer(p, 16, e.PointerSize));

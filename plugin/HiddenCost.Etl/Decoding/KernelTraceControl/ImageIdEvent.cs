@@ -11,13 +11,18 @@ public readonly record struct ImageIdEvent(ulong ImageBase, ulong ImageSize, int
     public static bool Matches(in EtwEvent e) =>
         KernelTraceControlIds.IsClassic(e, KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.ImageId);
 
+    /// <summary>
+    /// True when <see cref="TryDecode"/> decodes the event: it is of this kind and holds the fixed part; the original file name after
+    /// it is read leniently and never fails. Checks what TryDecode checks without reading (or interning) it.
+    /// </summary>
+    public static bool Fits(in EtwEvent e) => Matches(e) && e.Payload.Length >= 2 * e.PointerSize + 8;
+
     public static bool TryDecode(in EtwEvent e, out ImageIdEvent image, StringPool? strings = null)
     {
         image = default;
-        if (!Matches(e)) return false;
+        if (!Fits(e)) return false;
         var p = e.Payload;
         int ptr = e.PointerSize;
-        if (p.Length < 2 * ptr + 8) return false;
         int name = 2 * ptr + 8;
         image = new ImageIdEvent(PayloadReader.Pointer(p, 0, ptr), PayloadReader.Pointer(p, ptr, ptr),
             PayloadReader.I32(p, 2 * ptr), PayloadReader.U32(p, 2 * ptr + 4), PayloadStrings.Utf16(p, ref name, strings));
@@ -34,13 +39,18 @@ public readonly record struct DbgIdRsds(ulong ImageBase, int ProcessId, Guid Sig
     public static bool Matches(in EtwEvent e) =>
         KernelTraceControlIds.IsClassic(e, KernelTraceControlIds.ImageIdTask, KernelTraceControlIds.DbgIdRsds);
 
+    /// <summary>
+    /// True when <see cref="TryDecode"/> decodes the event: it is of this kind and holds the fixed part; the PDB file name after
+    /// it is read leniently and never fails. Checks what TryDecode checks without reading (or interning) it.
+    /// </summary>
+    public static bool Fits(in EtwEvent e) => Matches(e) && e.Payload.Length >= e.PointerSize + 24;
+
     public static bool TryDecode(in EtwEvent e, out DbgIdRsds rsds, StringPool? strings = null)
     {
         rsds = default;
-        if (!Matches(e)) return false;
+        if (!Fits(e)) return false;
         var p = e.Payload;
         int ptr = e.PointerSize;
-        if (p.Length < ptr + 24) return false;
         int name = ptr + 24;
         rsds = new DbgIdRsds(PayloadReader.Pointer(p, 0, ptr), PayloadReader.I32(p, ptr), PayloadReader.Guid(p, ptr + 4),
             PayloadReader.U32(p, ptr + 20), PayloadStrings.Ansi(p, ref name, strings));
