@@ -9,22 +9,24 @@ namespace HiddenCost.Analysis.Tables.CpuByFunction;
 
 /// <summary>
 /// CPU by Function: every CPU sample counted against the function of its instruction pointer (the leaf frame), per
-/// process. Samples are tallied during the pass by (process, instruction pointer), so memory grows with the distinct
-/// code addresses sampled, never with the samples; addresses are named only after the pass, because the CLR rundown
-/// that names methods running before the trace began (MethodDCEnd) and the processes of a memory-mode trace come at
-/// its end. Each address is resolved at the time of its first sample, as the other tables resolve frames.
+/// process. Samples are tallied during the pass by (process instance, instruction pointer); an address is named at the
+/// time of its first sample, as the other tables resolve frames, once nothing can change that name: when its process
+/// ends (its images and methods end with it), else after the pass, because the CLR rundown that names methods running
+/// before the trace began (MethodDCEnd) and the processes of a memory-mode trace come at its end. A named address's
+/// tally is added to its row (process name and PID, module, function) and let go, so memory holds the addresses of
+/// the processes alive, not of every process the trace has seen.
 /// </summary>
 public sealed class CpuByFunctionAnalysis : ITraceAnalysis
 {
     private readonly TraceSession _session;
     private readonly SampleIntervals _intervals = new();
-    // One tally per (process, address), in the order first sampled (the order Complete names them in). Each process
-    // finds its addresses' tallies in its own map, and consecutive samples of one process reuse it: a map keyed by
+    // Each process instance's tallies by address. Consecutive samples of one process reuse its map: a map keyed by
     // (process, address) hashed the process's fields for every sample (5% of an all-tables pass).
-    private readonly List<AddressTally> _tallies = new();
-    private readonly Dictionary<ProcessRef, Dictionary<ulong, int>> _addressesOf = new();
+    private readonly Dictionary<ProcessRef, Dictionary<ulong, AddressTally>> _addressesOf = new();
+    private readonly Dictionary<RowKey, RowSum> _rows = new();
     private ProcessRef? _lastProcess;
-    private Dictionary<ulong, int>? _lastAddresses;
+    private Dictionary<ulong, AddressTally>? _lastAddresses;
+    private bool _sampled;
 
     public CpuByFunctionAnalysis(TraceSession session) => _session = session;
 
@@ -32,7 +34,14 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
 
     public void OnEvent(in EtwEvent e)
     {
-        if (!e.IsKernel || e.Group != KernelGroups.PerfInfo) return;
+        if (!e.IsKernel) return;
+        if (e.Group == KernelGroups.Process)
+        {
+            // The session has seen the End already: the instance's images and methods have ended, so its names are final.
+            if (e.Opcode == ProcessEvent.End && ProcessEvent.TryDecode(e, out var ended)) NameEnded(_session.Process(ended.ProcessId, e.TimeNs));
+            return;
+        }
+        if (e.Group != KernelGroups.PerfInfo) return;
         if (SampledProfile.TryDecode(e, out var s))
         {
             // Thread 0 is the idle thread: its samples are the Idle process, as in WPA.
@@ -52,43 +61,62 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
     {
         if (!ReferenceEquals(process, _lastProcess))
         {
-            if (!_addressesOf.TryGetValue(process, out _lastAddresses)) _addressesOf[process] = _lastAddresses = new Dictionary<ulong, int>();
+            if (!_addressesOf.TryGetValue(process, out _lastAddresses)) _addressesOf[process] = _lastAddresses = new Dictionary<ulong, AddressTally>();
             _lastProcess = process;
         }
-        ref int index = ref CollectionsMarshal.GetValueRefOrAddDefault(_lastAddresses!, address, out bool seen);
+        ref var tally = ref CollectionsMarshal.GetValueRefOrAddDefault(_lastAddresses!, address, out bool seen);
         if (!seen)
         {
-            index = _tallies.Count;
-            _tallies.Add(new AddressTally { Process = process, Address = address, FirstNs = timeNs });
+            tally.FirstNs = timeNs;
+            _sampled = true;
         }
-        return ref CollectionsMarshal.AsSpan(_tallies)[index];
+        return ref tally;
+    }
+
+    /// <summary>
+    /// A process instance that ended: its addresses are named now (the names they would get after the pass) and added to
+    /// their rows. A stand-in is never the instance an End names: it waits for the pass's end, like the living ones.
+    /// </summary>
+    private void NameEnded(ProcessRef process)
+    {
+        if (process.StandIn != 0 || !_addressesOf.Remove(process, out var addresses)) return;
+        if (ReferenceEquals(process, _lastProcess)) (_lastProcess, _lastAddresses) = (null, null);
+        AddToRows(process, addresses);
+    }
+
+    private void AddToRows(ProcessRef process, Dictionary<ulong, AddressTally> addresses)
+    {
+        var final = _session.Final(process);
+        foreach (var (address, tally) in addresses)
+        {
+            var (module, function) = Name(final.Pid, address, tally.FirstNs);
+            ref var sum = ref CollectionsMarshal.GetValueRefOrAddDefault(_rows, new RowKey(final.Name, final.PidCell, module, function), out _);
+            sum.Samples += tally.Samples;
+            sum.WeighedNs += tally.WeighedNs;
+            sum.Unweighed += tally.Unweighed;
+        }
     }
 
     public IReadOnlyList<Table> Complete(AnalysisContext context)
     {
-        var functions = new Dictionary<(ProcessRef Process, string Module, string Function), (long Samples, long Ns)>();
-        long totalNs = 0;
-        foreach (var tally in _tallies)
-        {
-            var process = _session.Final(tally.Process);
-            var (module, function) = Name(process.Pid, tally.Address, tally.FirstNs);
-            long ns = tally.WeighedNs + tally.Unweighed * _intervals.ForUnnamed;
-            ref var sum = ref CollectionsMarshal.GetValueRefOrAddDefault(functions, (process, module, function), out _);
-            sum = (sum.Samples + tally.Samples, sum.Ns + ns);
-            totalNs += ns;
-        }
-        var table = CpuByFunctionTables.Definition.Table(functions
-            .OrderByDescending(f => f.Value.Ns).ThenBy(f => f.Key.Process.Name, StringComparer.Ordinal).ThenBy(f => f.Key.Process.Pid)
-            .ThenBy(f => f.Key.Module, StringComparer.Ordinal).ThenBy(f => f.Key.Function, StringComparer.Ordinal)
-            .Select(f => new CpuByFunctionRow(
-                Process: f.Key.Process.Name,
-                Pid: f.Key.Process.PidCell,
-                Module: f.Key.Module,
-                Function: f.Key.Function,
-                Samples: f.Value.Samples,
-                CpuMs: f.Value.Ns / 1e6,
-                SharePercent: totalNs > 0 ? 100.0 * f.Value.Ns / totalNs : 0)));
-        foreach (var note in CpuByFunctionNotes.For(_tallies.Count > 0, _intervals, _session.Symbols)) table.AddNote(note);
+        foreach (var (process, addresses) in _addressesOf) AddToRows(process, addresses);
+        _addressesOf.Clear();
+        var rows = _rows.Select(r => (r.Key, r.Value.Samples, Ns: r.Value.WeighedNs + r.Value.Unweighed * _intervals.ForUnnamed)).ToArray();
+        long totalNs = rows.Sum(r => r.Ns);
+        // Rows differ in process name, PID, module or function, so this order is total: it does not depend on when
+        // each row was first added to.
+        var table = CpuByFunctionTables.Definition.Table(rows
+            .OrderByDescending(r => r.Ns).ThenBy(r => r.Key.Process, StringComparer.Ordinal).ThenBy(r => r.Key.Pid)
+            .ThenBy(r => r.Key.Module, StringComparer.Ordinal).ThenBy(r => r.Key.Function, StringComparer.Ordinal)
+            .Select(r => new CpuByFunctionRow(
+                Process: r.Key.Process,
+                Pid: r.Key.Pid,
+                Module: r.Key.Module,
+                Function: r.Key.Function,
+                Samples: r.Samples,
+                CpuMs: r.Ns / 1e6,
+                SharePercent: totalNs > 0 ? 100.0 * r.Ns / totalNs : 0)));
+        foreach (var note in CpuByFunctionNotes.For(_sampled, _intervals, _session.Symbols)) table.AddNote(note);
         return new Table[] { table };
     }
 
@@ -107,9 +135,14 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
 
     private struct AddressTally
     {
-        /// <summary>The process as the first sample of the address named it.</summary>
-        public ProcessRef Process;
-        public ulong Address;
         public long FirstNs, Samples, WeighedNs, Unweighed;
+    }
+
+    /// <summary>A row as the table shows it: instances of a process with one name and PID (a PID reused) share their rows.</summary>
+    private readonly record struct RowKey(string Process, long? Pid, string Module, string Function);
+
+    private struct RowSum
+    {
+        public long Samples, WeighedNs, Unweighed;
     }
 }
