@@ -38,7 +38,7 @@ public sealed class CpuByFunctionAnalysis : ITraceAnalysis
         if (e.Group == KernelGroups.Process)
         {
             // The session has seen the End already: the instance's images and methods have ended, so its names are final.
-            if (e.Opcode == ProcessEvent.End && ProcessEvent.TryDecode(e, out var ended)) NameEnded(_session.Process(ended.ProcessId, e.TimeNs));
+            if (e.Opcode == ProcessEvent.End && ProcessEvent.TryDecode(e, out var ended, _session.Strings)) NameEnded(_session.Process(ended.ProcessId, e.TimeNs));
             return;
         }
         if (e.Group != KernelGroups.PerfInfo) return;
