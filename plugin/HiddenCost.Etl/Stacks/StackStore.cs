@@ -39,6 +39,8 @@ public sealed class StackStore
     private readonly Dictionary<(int Kernel, int User), int> _stackIndex = new();
     // The stacks made with each part still pending, to rewrite when it resolves to a duplicate.
     private readonly Dictionary<int, List<int>> _stacksOfPending = new();
+    private readonly Stack<List<int>> _spareLists = new();
+    private const int MaxSpareLists = 4096;
     private readonly Stack<int> _freeParts = new();
 
     private struct Part
@@ -107,6 +109,13 @@ public sealed class StackStore
             }
         }
         if (stacks is not null && _unheld.Count > 0) Settle(stacks);
+        if (stacks is not null && _spareLists.Count < MaxSpareLists)
+        {
+            // Most stacks wait on a pending part for a moment only: their lists are reused rather than left to the
+            // collector (about 20 MB of lists and 30 MB of their arrays per 40 million events of an all-tables pass).
+            stacks.Clear();
+            _spareLists.Push(stacks);
+        }
     }
 
     /// <summary>
@@ -169,7 +178,7 @@ public sealed class StackStore
 
     private List<int> StacksOfPending(int part)
     {
-        if (!_stacksOfPending.TryGetValue(part, out var list)) _stacksOfPending[part] = list = new List<int>(2);
+        if (!_stacksOfPending.TryGetValue(part, out var list)) _stacksOfPending[part] = list = _spareLists.TryPop(out var spare) ? spare : new List<int>(2);
         return list;
     }
 

@@ -69,7 +69,7 @@ public sealed class ImageInfo : IAddressRange
 
     internal static string FileNameOf(string path)
     {
-        int slash = path.LastIndexOfAny(['\\', '/']);
+        int slash = path.AsSpan().LastIndexOfAny('\\', '/'); // the array form allocated an array a call
         return slash < 0 ? path : path[(slash + 1)..];
     }
 }

@@ -9,7 +9,7 @@ public readonly struct PdbKey : IEquatable<PdbKey>
     /// <summary>Takes the file name part of <paramref name="pdbPath"/> (RSDS records often hold the build machine's full path).</summary>
     public PdbKey(string pdbPath, Guid guid, uint age)
     {
-        int slash = pdbPath.LastIndexOfAny(['\\', '/']);
+        int slash = pdbPath.AsSpan().LastIndexOfAny('\\', '/'); // the array form allocated an array a call
         PdbName = slash < 0 ? pdbPath : pdbPath[(slash + 1)..];
         Guid = guid;
         Age = age;

@@ -105,7 +105,7 @@ public sealed class SymbolResolver : IDisposable
 
     private static string FileName(string path)
     {
-        int slash = path.LastIndexOfAny(['\\', '/']);
+        int slash = path.AsSpan().LastIndexOfAny('\\', '/'); // the array form allocated an array a call
         return slash < 0 ? path : path[(slash + 1)..];
     }
 

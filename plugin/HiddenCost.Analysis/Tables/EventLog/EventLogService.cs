@@ -28,7 +28,8 @@ public static class EventLogService
 
     internal static ReadOnlySpan<char> FileName(string path)
     {
-        int slash = path.LastIndexOfAny(['\\', '/']);
+        // The span overload with two values: the array form made a new char[] for every image and process event.
+        int slash = path.AsSpan().LastIndexOfAny('\\', '/');
         return path.AsSpan(slash + 1).TrimEnd('"');
     }
 }
