@@ -233,9 +233,7 @@ internal static class AnalysisBenchmark
     private static double CallerThreadCpuSeconds()
     {
         if (!File.Exists("/proc/thread-self/stat")) return double.NaN;
-        var stat = File.ReadAllText("/proc/thread-self/stat");
-        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' '); // the name may hold spaces; fields after it start at state (3)
-        return (long.Parse(fields[11], Invariant) + long.Parse(fields[12], Invariant)) / 100.0; // utime (14), stime (15)
+        return ThreadCpuSampler.TicksOf(File.ReadAllText("/proc/thread-self/stat")) / 100.0;
     }
 
     /// <summary>The process's peak resident set (VmHWM), as /usr/bin/time reports it; the peak working set elsewhere.</summary>

@@ -47,6 +47,18 @@ internal sealed class ThreadCpuSampler : IDisposable
         }
     }
 
+    /// <summary>
+    /// A thread's CPU (user and system) in clock ticks of 10 ms, from its /proc stat line: utime and stime are fields 14
+    /// and 15, counted from the state (field 3) after the name, which may hold spaces and parentheses.
+    /// </summary>
+    public static long TicksOf(string stat)
+    {
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+    }
+
+    private static string NameOf(string stat) => stat[(stat.IndexOf('(') + 1)..stat.LastIndexOf(')')];
+
     private static void Sample(Dictionary<int, (string, long)> into)
     {
         foreach (var dir in Directory.EnumerateDirectories("/proc/self/task"))
@@ -54,10 +66,7 @@ internal sealed class ThreadCpuSampler : IDisposable
             try
             {
                 var stat = File.ReadAllText(Path.Combine(dir, "stat"));
-                int open = stat.IndexOf('('), close = stat.LastIndexOf(')');
-                var fields = stat[(close + 2)..].Split(' ');
-                long ticks = long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
-                into[int.Parse(Path.GetFileName(dir), CultureInfo.InvariantCulture)] = (stat[(open + 1)..close], ticks);
+                into[int.Parse(Path.GetFileName(dir), CultureInfo.InvariantCulture)] = (NameOf(stat), TicksOf(stat));
             }
             catch (IOException)
             {
