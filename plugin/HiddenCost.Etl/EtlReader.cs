@@ -153,7 +153,7 @@ public sealed class EtlReader : IDisposable
     {
         ArgumentOutOfRangeException.ThrowIfZero(lanes.Count);
         using var stream = StartPass(cancellation, lanes.Count);
-        EventDispatch.Run(stream, stream.Pipeline, lanes, progress, cancellation);
+        EventDispatch.Run(stream, lanes, progress, cancellation);
     }
 
     /// <summary>

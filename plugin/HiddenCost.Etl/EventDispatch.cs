@@ -12,9 +12,9 @@ internal static class EventDispatch
     private const long ProgressEveryEvents = 1 << 16;
 
     /// <summary>Lane 0 runs on the caller's thread; the pass ends when every lane has read every event.</summary>
-    public static void Run(EventStream.Enumerator stream, MergePipeline? pipeline, IReadOnlyList<IEventSink> lanes, IProgress<double>? progress,
-        CancellationToken cancellation)
+    public static void Run(EventStream.Enumerator stream, IReadOnlyList<IEventSink> lanes, IProgress<double>? progress, CancellationToken cancellation)
     {
+        var pipeline = stream.Pipeline;
         if (pipeline is null || lanes.Count == 1)
         {
             RunInline(stream, lanes, progress, cancellation);
